@@ -1,0 +1,246 @@
+/* gjkbatch.h - batch GJK for convex shape pairs: the whole public API.
+ *
+ * gjkbatch answers "do these two convex shapes touch, and how far apart are
+ * they" for thousands of pairs per call, running several pairs per SIMD
+ * instruction. Inputs and outputs are caller-owned structure-of-arrays (SoA);
+ * the library never copies or keeps user arrays beyond a call.
+ *
+ *   gjkb_context *ctx;
+ *   gjkb_create(NULL, &ctx);                       // widest backend this CPU has
+ *   gjkb_bodies bodies = { .count = n, .kind = kind, .px = px, ... };
+ *   gjkb_pairs  pairs  = { .count = m, .a = ia, .b = ib };
+ *   gjkb_query  q      = { .mode = GJKB_DISTANCE };
+ *   gjkb_results out   = { .status = status, .distance = dist };
+ *   if (gjkb_query_batch(ctx, &bodies, &pairs, &q, &out) != GJKB_OK)
+ *       fprintf(stderr, "%s\n", gjkb_last_error(ctx));
+ *   gjkb_destroy(ctx);
+ *
+ * Conventions
+ * - Units are the caller's. Positions and every output are double so that a
+ *   scene far from the origin keeps its precision; shape sizes, margins and
+ *   rotations are float, as engines store them.
+ * - Each pair is computed in a pair-local frame (B relative to A), so moving
+ *   both shapes by the same offset does not change the answer.
+ * - Tolerances are relative to the pair's scale: the sum of the two shapes'
+ *   bounding radii (margins included).
+ * - A context is used by one thread at a time. Create one per thread.
+ */
+#ifndef GJKBATCH_H
+#define GJKBATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GJKB_BUILDING) && defined(__GNUC__)
+#define GJKB_API __attribute__((visibility("default")))
+#else
+#define GJKB_API
+#endif
+
+#define GJKB_VERSION_MAJOR 0
+#define GJKB_VERSION_MINOR 1
+#define GJKB_VERSION_PATCH 0
+
+/* Iteration bound used when gjkb_query.max_iterations is 0. */
+#define GJKB_DEFAULT_MAX_ITERATIONS 64u
+/* Relative touching tolerance used when gjkb_query.tolerance is 0: a pair
+ * whose gap is at most tolerance * scale counts as overlapping. */
+#define GJKB_DEFAULT_TOLERANCE 1e-6
+/* Any coordinate, size or margin of larger magnitude makes a pair invalid:
+ * beyond it float lanes cannot hold the products GJK forms. */
+#define GJKB_MAX_COORD 1e15
+
+/* ---- shapes ------------------------------------------------------------
+ * Every shape is a core plus an optional margin (rounding radius) that
+ * inflates it uniformly. Axes of capsule, cylinder and cone are local z.
+ * The three size values (size x, y, z) mean, per kind:
+ *   sphere    radius = x                         (y, z ignored)
+ *   capsule   radius = x, half length of the core segment = z
+ *   box       half extents x, y, z
+ *   cylinder  radius = x, half height = z
+ *   cone      base radius = x, half height = z; base disk at z = -h, apex at z = +h
+ *   hull      sizes ignored; the points of the registered hull (gjkb_hull_add)
+ * Zero sizes are valid (a box of zero extent is a point, a cylinder of zero
+ * height a disk); negative or non-finite sizes make a pair invalid. */
+typedef enum gjkb_kind {
+    GJKB_SPHERE = 0,
+    GJKB_CAPSULE = 1,
+    GJKB_BOX = 2,
+    GJKB_CYLINDER = 3,
+    GJKB_CONE = 4,
+    GJKB_HULL = 5,
+    GJKB_KIND_COUNT = 6
+} gjkb_kind;
+
+/* Bodies, SoA. Body i is kind[i] at position (px,py,pz)[i] rotated by the
+ * quaternion (qw,qx,qy,qz)[i]. Quaternions are normalized internally; a zero
+ * or non-finite one makes every pair using the body invalid. margin and hull
+ * may be NULL (no margins; no hull bodies). */
+typedef struct gjkb_bodies {
+    uint32_t count;
+    const uint8_t *kind;              /* gjkb_kind */
+    const double *px, *py, *pz;       /* world position */
+    const float *qw, *qx, *qy, *qz;   /* rotation, local to world */
+    const float *sx, *sy, *sz;        /* sizes, see gjkb_kind */
+    const float *margin;              /* rounding radius >= 0, or NULL */
+    const uint32_t *hull;             /* hull id for GJKB_HULL bodies, or NULL */
+} gjkb_bodies;
+
+/* Pairs: pair i is body a[i] (shape A) against body b[i] (shape B). */
+typedef struct gjkb_pairs {
+    uint32_t count;
+    const uint32_t *a, *b;
+} gjkb_pairs;
+
+/* ---- queries ------------------------------------------------------------ */
+typedef enum gjkb_mode {
+    GJKB_HIT = 0,       /* overlap or not, exiting as early as possible */
+    GJKB_DISTANCE = 1   /* distance, witness points and axis */
+} gjkb_mode;
+
+typedef struct gjkb_query {
+    gjkb_mode mode;
+    uint32_t max_iterations;   /* per pair; 0: GJKB_DEFAULT_MAX_ITERATIONS */
+    double tolerance;          /* relative touching tolerance; 0: GJKB_DEFAULT_TOLERANCE */
+    double max_distance;       /* distance mode: a pair proven farther apart than this
+                                  may stop early (see gjkb_results); 0: no limit */
+    /* Optional warm start: one axis per pair (world, from A to B, any
+     * length), typically last frame's gjkb_results n. NULL: start from the
+     * centre offset. A zero or non-finite axis falls back to the offset. */
+    const double *warm_x, *warm_y, *warm_z;
+} gjkb_query;
+
+/* Per-pair verdict. */
+typedef enum gjkb_status {
+    GJKB_SEPARATED = 0,  /* gap larger than the touching tolerance */
+    GJKB_OVERLAP = 1,    /* touching within tolerance, or interpenetrating */
+    GJKB_LIMIT = 2,      /* iteration bound reached before a verdict */
+    GJKB_INVALID = 3     /* bad geometry: NaN/Inf, negative size, zero quaternion,
+                            empty or non-finite hull, magnitude > GJKB_MAX_COORD */
+} gjkb_status;
+
+/* Results, SoA, one entry per pair in pair order. Only status is required;
+ * every other array may be NULL when not wanted (x, y and z of a point come
+ * as a group: all three or none).
+ *   distance  separated: Euclidean distance between the shapes, margins
+ *             included. Stopped early beyond max_distance: a lower bound that
+ *             exceeds max_distance. Overlap: 0. Hit mode, limit, invalid: NaN
+ *             (limit in distance mode: the best upper bound found).
+ *   a, b      witness points on A and B, world coordinates (distance mode;
+ *             for overlap only when the cores are apart and the margins touch
+ *             or overlap, else NaN). |b - a| = distance for separated pairs.
+ *   n         unit axis from A to B (distance mode; NaN where undefined).
+ *   iterations  support evaluations of the Minkowski difference used. */
+typedef struct gjkb_results {
+    uint8_t *status;                  /* gjkb_status */
+    double *distance;
+    double *ax, *ay, *az;
+    double *bx, *by, *bz;
+    double *nx, *ny, *nz;
+    uint32_t *iterations;
+} gjkb_results;
+
+/* ---- context ----------------------------------------------------------- */
+typedef enum gjkb_backend {
+    GJKB_BACKEND_AUTO = 0,       /* widest this CPU runs, or GJKB_BACKEND env var */
+    GJKB_BACKEND_REFERENCE = 1,  /* independent double-precision scalar GJK */
+    GJKB_BACKEND_SCALAR = 2,     /* the wide kernel at width 1 */
+    GJKB_BACKEND_SSE4 = 3,       /* 4 lanes, SSE4.1 */
+    GJKB_BACKEND_AVX2 = 4,       /* 8 lanes */
+    GJKB_BACKEND_AVX512 = 5,     /* 16 lanes */
+    GJKB_BACKEND_NEON = 6,       /* 4 lanes, aarch64 */
+    GJKB_BACKEND_COUNT = 7
+} gjkb_backend;
+
+typedef struct gjkb_config {
+    gjkb_backend backend;   /* AUTO: the environment variable GJKB_BACKEND
+                               (reference|scalar|sse4|avx2|avx512|neon|auto)
+                               if set, else the widest supported */
+    uint32_t reserve_pairs; /* size scratch for batches this large up front;
+                               0: grow on demand at the first larger batch */
+} gjkb_config;
+
+typedef enum gjkb_error {
+    GJKB_OK = 0,
+    GJKB_ERR_NULL = 1,        /* a required pointer is NULL */
+    GJKB_ERR_RANGE = 2,       /* a body or hull index is out of range */
+    GJKB_ERR_KIND = 3,        /* unknown shape kind, mode or backend name */
+    GJKB_ERR_ARGUMENT = 4,    /* any other bad argument */
+    GJKB_ERR_MEMORY = 5,      /* allocation failed */
+    GJKB_ERR_UNSUPPORTED = 6  /* backend not compiled in or not run by this CPU */
+} gjkb_error;
+
+typedef struct gjkb_context gjkb_context;
+
+/* Creates a context. cfg may be NULL (all defaults). On failure *out is NULL
+ * and gjkb_error_string() describes the code. */
+GJKB_API gjkb_error gjkb_create(const gjkb_config *cfg, gjkb_context **out);
+GJKB_API void gjkb_destroy(gjkb_context *ctx);
+
+/* The backend the context runs, and the name of any backend
+ * ("reference", "scalar", "sse4", "avx2", "avx512", "neon", "auto"). */
+GJKB_API gjkb_backend gjkb_context_backend(const gjkb_context *ctx);
+GJKB_API const char *gjkb_backend_name(gjkb_backend backend);
+/* Parses a backend name; GJKB_ERR_KIND when unknown. */
+GJKB_API gjkb_error gjkb_backend_parse(const char *name, gjkb_backend *out);
+/* Whether this build and CPU can run the backend. */
+GJKB_API int gjkb_backend_available(gjkb_backend backend);
+
+/* Registers a convex hull given by n points (x,y,z interleaved, copied).
+ * The hull is the convex hull of the points: duplicates, interior,
+ * collinear or coplanar points are fine, and one or two points make a point
+ * or a segment. n == 0 (xyz may then be NULL) or a non-finite point registers
+ * a hull that answers GJKB_INVALID for every pair using it. Ids count from 0
+ * in registration order. */
+GJKB_API gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id);
+GJKB_API uint32_t gjkb_hull_count(const gjkb_context *ctx);
+
+/* Runs the query on every pair. Returns GJKB_OK, or an error (with
+ * gjkb_last_error) for bad arguments: NULL context, arrays or results, a
+ * pair index >= bodies->count, a kind >= GJKB_KIND_COUNT, a hull id that is
+ * not registered, an unknown mode. On error no result is written. A zero
+ * pair count is valid and writes nothing. Geometric problems never fail the
+ * call: they give the pair GJKB_INVALID and leave every other pair as it
+ * would be alone. */
+GJKB_API gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodies,
+                            const gjkb_pairs *pairs, const gjkb_query *query,
+                            gjkb_results *results);
+
+/* ---- one pair, reference path ------------------------------------------ */
+typedef struct gjkb_shape {
+    gjkb_kind kind;
+    float size[3];       /* as gjkb_bodies sx, sy, sz */
+    float margin;
+    uint32_t hull;       /* hull id for GJKB_HULL */
+    double pos[3];
+    float rot[4];        /* quaternion w, x, y, z */
+} gjkb_shape;
+
+typedef struct gjkb_result {
+    gjkb_status status;
+    uint32_t iterations;
+    double distance;
+    double a[3], b[3], n[3];
+} gjkb_result;
+
+/* One pair through the independent double-precision reference GJK, with
+ * the same semantics as gjkb_query_batch (query may be NULL: distance mode,
+ * defaults). Errors as for the batch call. */
+GJKB_API gjkb_error gjkb_query_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
+                           const gjkb_query *query, gjkb_result *out);
+
+/* Message for the last failed call on ctx ("" after success). */
+GJKB_API const char *gjkb_last_error(const gjkb_context *ctx);
+/* Static description of an error code. */
+GJKB_API const char *gjkb_error_string(gjkb_error err);
+/* "separated", "overlap", "limit", "invalid" (or "?"). */
+GJKB_API const char *gjkb_status_name(gjkb_status status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GJKBATCH_H */

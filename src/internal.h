@@ -1,0 +1,71 @@
+/* internal.h - what the library's translation units share and users never
+ * see: the context, registered hulls, resolved query parameters, and the
+ * per-pair validity rule every backend applies identically. */
+#ifndef GJKB_INTERNAL_H
+#define GJKB_INTERNAL_H
+
+#include "gjkbatch.h"
+#include <stdbool.h>
+
+/* A registered hull: points [first, first + n) of the context's SoA point
+ * arrays. valid is false for an empty hull or one with a non-finite or
+ * oversized point. radius is the largest distance of a point from the local
+ * origin (a bound for the pair's scale). */
+typedef struct gjkb__hull {
+    uint32_t first, n;
+    bool valid;
+    double radius;
+} gjkb__hull;
+
+struct gjkb_context {
+    gjkb_backend backend;
+    char message[256];
+    /* hulls */
+    gjkb__hull *hulls;
+    uint32_t hull_count, hull_cap;
+    float *hx, *hy, *hz;             /* all hull points, SoA */
+    uint32_t point_count, point_cap;
+    /* batch scratch, owned by the pipeline */
+    void *scratch;
+    size_t scratch_bytes;
+};
+
+/* Query settings with defaults filled in. */
+typedef struct gjkb__params {
+    gjkb_mode mode;
+    uint32_t max_iterations;
+    double tolerance;      /* relative */
+    double max_distance;   /* +INFINITY when unlimited */
+} gjkb__params;
+
+/* Records a message on ctx (may be NULL) and returns err. */
+gjkb_error gjkb__fail(gjkb_context *ctx, gjkb_error err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Checks mode and fills defaults; query may be NULL (distance mode). */
+gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *query, gjkb__params *out);
+
+/* Geometric validity of one shape, the same rule on every backend: finite
+ * and |value| <= GJKB_MAX_COORD for position, sizes, margin and rotation;
+ * sizes and margin >= 0; rotation of non-zero length; a hull that is
+ * valid. Kind and hull id must already be in range. */
+bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s);
+
+/* Body i of a SoA body set as a gjkb_shape (no checks). */
+gjkb_shape gjkb__body_shape(const gjkb_bodies *bodies, uint32_t i);
+
+/* Bounding radius of a shape's core about its local origin, margin
+ * excluded (shape must be valid). */
+double gjkb__core_radius(const gjkb_context *ctx, const gjkb_shape *s);
+
+/* ---- the reference path (src/scalar/reference.c) ------------------------
+ * Answers one valid pair in double precision, in A's local frame.
+ * a and b must have passed gjkb__shape_valid; warm is an optional world axis
+ * (NULL, zero or non-finite: use the centre offset). */
+gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
+                            const gjkb__params *p, const double warm[3]);
+
+#endif
