@@ -1,0 +1,56 @@
+/* dispatch.c - which kernels this build has and which of them the CPU runs.
+ * On x86 the SSE4.1/AVX2/AVX-512 units are compiled with their own flags and
+ * run only where the CPU has the instructions; NEON runs through SIMDe
+ * emulation (for testing). On aarch64 NEON is native and the x86 units are
+ * emulated. The width-1 kernel runs everywhere. */
+#include "dispatch.h"
+
+#define KERNEL_DECL(isa)                                                                                     \
+    void gjkb__gjk_run_##isa(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,  \
+                             uint32_t first, uint32_t count)
+KERNEL_DECL(scalar);
+KERNEL_DECL(sse4);
+KERNEL_DECL(avx2);
+KERNEL_DECL(avx512);
+KERNEL_DECL(neon);
+
+static const gjkb__kernel kernels[GJKB_BACKEND_COUNT] = {
+    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__gjk_run_scalar },
+    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__gjk_run_sse4 },
+    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__gjk_run_avx2 },
+    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__gjk_run_avx512 },
+    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__gjk_run_neon },
+};
+
+#if defined(__x86_64__) || defined(__i386__)
+#define GJKB_X86 1
+#endif
+
+int gjkb__kernel_native(gjkb_backend b)
+{
+    switch (b) {
+    case GJKB_BACKEND_SCALAR: return 1;
+#ifdef GJKB_X86
+    case GJKB_BACKEND_SSE4: return __builtin_cpu_supports("sse4.1");
+    case GJKB_BACKEND_AVX2: return __builtin_cpu_supports("avx2");
+    case GJKB_BACKEND_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+#elif defined(__aarch64__)
+    case GJKB_BACKEND_NEON: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+const gjkb__kernel *gjkb__kernel_for(gjkb_backend b)
+{
+    if ((unsigned)b >= GJKB_BACKEND_COUNT || !kernels[b].run)
+        return NULL;
+#ifdef GJKB_X86
+    /* x86 units hold real instructions: only where the CPU has them. */
+    if (b != GJKB_BACKEND_NEON && !gjkb__kernel_native(b))
+        return NULL;
+#endif
+    return &kernels[b];
+}

@@ -1,0 +1,500 @@
+/* gjk.inl - the one body of the wide GJK kernel, hit-only and distance.
+ *
+ * Included by one tiny translation unit per instruction set, after its
+ * wide_<isa>.h and with GJKB_FN(name) adding the width suffix to the one
+ * exported symbol. Everything else here is static, so each unit gets its own
+ * copy compiled for its own flags.
+ *
+ * Each lane is one pair, in A's local frame scaled to order one (packed.h).
+ * All lanes run in lockstep; a lane that has its answer is frozen: every
+ * state update below is a select on the lane's `active` mask, so a lane's
+ * result never depends on its neighbours or on the width. Blocks that no
+ * active lane needs (a simplex size, cones, hulls) are skipped bundle-wide,
+ * which changes time, never bits.
+ *
+ * GJK runs on the cores (margins zero); margins are applied to the answer.
+ * The simplex lives in four fixed slots with the newest point last; after
+ * each sub-distance step it is compacted to the vertices that carry weight.
+ * The sub-distance step considers only features that contain the newest
+ * point (in exact arithmetic the closest feature always does); when
+ * rounding breaks that, the distance stops decreasing and the lane stops on
+ * the no-progress test with its previous, consistent state. */
+
+#include "gjkbatch.h"
+#include "kernel/packed.h"
+
+#include <math.h>
+
+/* a + b * s */
+static inline v3w v3_madd(v3w a, v3w b, fw s)
+{
+    return v3_add(a, v3_scale(b, s));
+}
+
+/* Relative duality gap at which a distance has converged, and the same as an
+ * absolute floor (scaled units squared) for nearly touching cores. */
+#define GJKB_K_EPS_REL 1e-6f
+#define GJKB_K_EPS_ABS 1e-11f
+/* Steps in a row whose |v|^2 only ties the previous one, before a lane stops. */
+#define GJKB_K_TIES 6.0f
+#define GJKB_K_TIE_SLACK 1e-6f
+/* |v|^2 below this (scaled units) means the cores overlap. */
+#define GJKB_K_TINY 1e-12f
+
+enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3 };
+
+/* One side's core, W lanes. */
+typedef struct shape_w {
+    v3w h;            /* box half extents */
+    fw rd;            /* disk radius */
+    mw cone, hull;
+    iw hf, last;      /* hull: first point, index of the last point */
+    int any_round, any_cone, max_points;
+} shape_w;
+
+static inline shape_w load_shape(const gjkb__pshape *s, size_t o, mw valid)
+{
+    shape_w r;
+    r.h = v3_load(s->hx + o, s->hy + o, s->hz + o);
+    r.rd = fw_load(s->rd + o);
+    r.cone = fw_gt(fw_load(s->cone + o), fw_zero());
+    iw n = iw_load(s->hn + o);
+    r.hull = mw_and(valid, mw_not(iw_eq(n, iw_zero())));
+    /* Lanes without a hull read point 0 of the hull table, which exists. */
+    r.hf = iw_sel(r.hull, iw_load(s->hf + o), iw_zero());
+    r.last = iw_sel(r.hull, iw_sub(n, iw_splat(1)), iw_zero());
+    r.any_round = mw_any(mw_and(valid, fw_gt(r.rd, fw_zero())));
+    r.any_cone = mw_any(mw_and(valid, r.cone));
+    /* The bundle's longest hull bounds the gather loop. */
+    r.max_points = 0;
+    if (mw_any(r.hull)) {
+        _Alignas(64) int32_t last[GJKB_W];
+        unsigned bits = mw_bits(r.hull);
+        iw_store(last, r.last);
+        for (int i = 0; i < GJKB_W; i++)
+            if (((bits >> i) & 1u) && last[i] + 1 > r.max_points)
+                r.max_points = last[i] + 1;
+    }
+    return r;
+}
+
+/* Support point of a core in local direction d (scaled local frame). */
+static inline v3w support_local(const shape_w *s, v3w d, gjkb__hullpts pts, fw inv_scale)
+{
+    const fw zero = fw_zero();
+    v3w p = v3_make(fw_copysign(s->h.x, d.x), fw_copysign(s->h.y, d.y), fw_copysign(s->h.z, d.z));
+    if (s->any_round) {
+        /* Disk in local xy: radius times the unit radial direction (none when
+         * d is along z). */
+        fw len = fw_sqrt(fw_add(fw_mul(d.x, d.x), fw_mul(d.y, d.y)));
+        mw radial = fw_gt(len, zero);
+        fw k = fw_sel(radial, fw_div(s->rd, fw_sel(radial, len, fw_splat(1.0f))), zero);
+        /* Lanes without a disk keep p as is: adding a zero could turn a
+         * -0 into +0, and then the bits would depend on the neighbours. */
+        mw disk = fw_gt(s->rd, zero);
+        p.x = fw_sel(disk, fw_add(p.x, fw_mul(k, d.x)), p.x);
+        p.y = fw_sel(disk, fw_add(p.y, fw_mul(k, d.y)), p.y);
+        if (s->any_cone) {
+            /* Cone: apex (0,0,h) against the base rim (q, -h); ties go to the rim. */
+            fw hdz = fw_mul(s->h.z, d.z);
+            mw apex = mw_and(s->cone, fw_gt(hdz, fw_sub(fw_mul(s->rd, len), hdz)));
+            mw rim = mw_andnot(s->cone, apex);
+            p.x = fw_sel(apex, zero, p.x);
+            p.y = fw_sel(apex, zero, p.y);
+            p.z = fw_sel(apex, s->h.z, fw_sel(rim, fw_neg(s->h.z), p.z));
+        }
+    }
+    if (s->max_points > 0) {
+        /* Gather across lanes: point k of every lane's hull per step; lanes
+         * with fewer points repeat their last one, which never wins. */
+        fw best = fw_splat(-INFINITY);
+        v3w bp = v3_make(zero, zero, zero);
+        for (int k = 0; k < s->max_points; k++) {
+            iw idx = iw_add(s->hf, iw_min(iw_splat(k), s->last));
+            v3w q = v3_make(fw_gather(pts.x, idx), fw_gather(pts.y, idx), fw_gather(pts.z, idx));
+            fw dot = v3_dot(q, d);
+            mw better = fw_gt(dot, best);
+            best = fw_sel(better, dot, best);
+            bp = v3_sel(better, q, bp);
+        }
+        p = v3_sel(s->hull, v3_scale(bp, inv_scale), p);
+    }
+    return p;
+}
+
+/* B's pose in A's frame. */
+typedef struct pose_w {
+    fw r[9];
+    v3w t;
+} pose_w;
+
+static inline v3w rotate(const pose_w *q, v3w v)
+{
+    return v3_make(fw_add(fw_add(fw_mul(q->r[0], v.x), fw_mul(q->r[1], v.y)), fw_mul(q->r[2], v.z)),
+                    fw_add(fw_add(fw_mul(q->r[3], v.x), fw_mul(q->r[4], v.y)), fw_mul(q->r[5], v.z)),
+                    fw_add(fw_add(fw_mul(q->r[6], v.x), fw_mul(q->r[7], v.y)), fw_mul(q->r[8], v.z)));
+}
+
+static inline v3w rotate_t(const pose_w *q, v3w v)
+{
+    return v3_make(fw_add(fw_add(fw_mul(q->r[0], v.x), fw_mul(q->r[3], v.y)), fw_mul(q->r[6], v.z)),
+                    fw_add(fw_add(fw_mul(q->r[1], v.x), fw_mul(q->r[4], v.y)), fw_mul(q->r[7], v.z)),
+                    fw_add(fw_add(fw_mul(q->r[2], v.x), fw_mul(q->r[5], v.y)), fw_mul(q->r[8], v.z)));
+}
+
+/* ---- sub-distance: closest point of a simplex to the origin ------------ */
+
+/* Candidate answer: the closest point v, |v|^2, and weights of slots 0..3. */
+typedef struct cand_w {
+    v3w v;
+    fw vv, l[4];
+} cand_w;
+
+/* Keeps c where m (and its distance is smaller than best's), else best. */
+static inline cand_w cand_pick(mw m, cand_w c, cand_w best)
+{
+    mw take = mw_and(m, fw_lt(c.vv, best.vv));
+    cand_w r;
+    r.v = v3_sel(take, c.v, best.v);
+    r.vv = fw_sel(take, c.vv, best.vv);
+    for (int i = 0; i < 4; i++)
+        r.l[i] = fw_sel(take, c.l[i], best.l[i]);
+    return r;
+}
+
+static inline cand_w cand_none(void)
+{
+    cand_w r;
+    r.v = v3_splat(0.0f, 0.0f, 0.0f);
+    r.vv = fw_splat(INFINITY);
+    for (int i = 0; i < 4; i++)
+        r.l[i] = fw_zero();
+    return r;
+}
+
+/* Segment from the newest point p (slot sp) to q (slot sq), clamped, so it
+ * also covers the vertex p. */
+static inline cand_w seg_closest(v3w p, int sp, v3w q, int sq)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    v3w e = v3_sub(q, p);
+    fw ee = v3_dot(e, e);
+    fw num = fw_neg(v3_dot(p, e));
+    mw long_enough = fw_gt(ee, zero);
+    fw t = fw_sel(long_enough, fw_div(num, fw_sel(long_enough, ee, one)), zero);
+    t = fw_min(fw_max(t, zero), one);
+    cand_w c = cand_none();
+    c.v = v3_madd(p, e, t);
+    c.vv = v3_dot(c.v, c.v);
+    c.l[sp] = fw_sub(one, t);
+    c.l[sq] = t;
+    return c;
+}
+
+/* Interior of triangle (a, b, c): valid where the origin projects strictly
+ * inside a non-degenerate triangle. The weights are the signed areas
+ * n.(b x c), n.(c x a), n.(a x b): no differences of products of dot
+ * products, which cancel badly on slivers. */
+static inline cand_w tri_face(v3w a, int sa, v3w b, int sb, v3w c, int sc, mw *inside)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    v3w n = v3_cross(v3_sub(b, a), v3_sub(c, a));
+    fw la = v3_dot(n, v3_cross(b, c));
+    fw lb = v3_dot(n, v3_cross(c, a));
+    fw lc = v3_dot(n, v3_cross(a, b));
+    fw nn = v3_dot(n, n);
+    *inside = mw_and(mw_and(fw_gt(la, zero), fw_gt(lb, zero)), mw_and(fw_gt(lc, zero), fw_gt(nn, zero)));
+    /* Weights normalized by their own sum; v as their convex combination
+     * stays a point of the simplex (an upper bound) even on a sliver whose
+     * normal is inaccurate. */
+    fw inv_sum = fw_div(one, fw_sel(*inside, fw_add(fw_add(la, lb), lc), one));
+    cand_w r = cand_none();
+    r.l[sa] = fw_mul(la, inv_sum);
+    r.l[sb] = fw_mul(lb, inv_sum);
+    r.l[sc] = fw_mul(lc, inv_sum);
+    r.v = v3_add(v3_add(v3_scale(a, r.l[sa]), v3_scale(b, r.l[sb])), v3_scale(c, r.l[sc]));
+    r.vv = v3_dot(r.v, r.v);
+    return r;
+}
+
+/* Triangle with newest point c (slot 2): edges ca, cb and the face. */
+static inline cand_w tri_closest(v3w a, v3w b, v3w c)
+{
+    mw inside;
+    cand_w best = seg_closest(c, 2, a, 0);
+    best = cand_pick(mw_true(), seg_closest(c, 2, b, 1), best);
+    cand_w face = tri_face(a, 0, b, 1, c, 2, &inside);
+    return cand_pick(inside, face, best);
+}
+
+/* det(a, b, c) = a . (b x c) */
+static inline fw det3(v3w a, v3w b, v3w c)
+{
+    return v3_dot(a, v3_cross(b, c));
+}
+
+/* Tetrahedron with newest point d (slot 3): the origin inside (enclosed),
+ * else the best of the edges and faces through d. */
+static inline cand_w tet_closest(v3w a, v3w b, v3w c, v3w d, mw *enclosed)
+{
+    const fw zero = fw_zero();
+    /* Barycentric numerators of the origin: all of one sign with the volume
+     * means inside. A flat tetrahedron (volume 0) never encloses. */
+    v3w ab = v3_sub(b, a), ac = v3_sub(c, a), ad = v3_sub(d, a), ao = v3_neg(a);
+    fw vol = det3(ab, ac, ad);
+    fw nb = det3(ao, ac, ad), nc = det3(ab, ao, ad), nd = det3(ab, ac, ao);
+    fw na = fw_sub(fw_sub(fw_sub(vol, nb), nc), nd);
+    mw pos = mw_and(mw_and(fw_gt(na, zero), fw_gt(nb, zero)), mw_and(fw_gt(nc, zero), fw_gt(nd, zero)));
+    mw neg = mw_and(mw_and(fw_lt(na, zero), fw_lt(nb, zero)), mw_and(fw_lt(nc, zero), fw_lt(nd, zero)));
+    *enclosed = mw_or(mw_and(fw_gt(vol, zero), pos), mw_and(fw_lt(vol, zero), neg));
+
+    mw in;
+    cand_w best = seg_closest(d, 3, a, 0);
+    best = cand_pick(mw_true(), seg_closest(d, 3, b, 1), best);
+    best = cand_pick(mw_true(), seg_closest(d, 3, c, 2), best);
+    cand_w f = tri_face(a, 0, b, 1, d, 3, &in);
+    best = cand_pick(in, f, best);
+    f = tri_face(a, 0, c, 2, d, 3, &in);
+    best = cand_pick(in, f, best);
+    f = tri_face(b, 1, c, 2, d, 3, &in);
+    return cand_pick(in, f, best);
+}
+
+/* ---- the simplex -------------------------------------------------------- */
+
+typedef struct simplex_w {
+    v3w p[4];     /* Minkowski points a - b */
+    v3w pa[4];    /* their A support points (distance mode: witnesses) */
+    fw l[4];      /* weights of the current closest point */
+    fw n;         /* occupied slots 0..n-1, as a float count */
+} simplex_w;
+
+/* Moves the slots with weight to the front, keeping their order. */
+static inline void simplex_compact(simplex_w *s, mw m, int witnesses)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    simplex_w r = *s;
+    fw pos = zero;
+    for (int i = 0; i < 4; i++) {
+        mw keep = fw_gt(s->l[i], zero);
+        for (int j = 0; j <= i; j++) {
+            mw to = mw_and(mw_and(m, keep), fw_eq(pos, fw_splat((float)j)));
+            r.p[j] = v3_sel(to, s->p[i], r.p[j]);
+            if (witnesses)
+                r.pa[j] = v3_sel(to, s->pa[i], r.pa[j]);
+            r.l[j] = fw_sel(to, s->l[i], r.l[j]);
+        }
+        pos = fw_add(pos, fw_sel(keep, one, zero));
+    }
+    /* Slots past the new count carry no weight. */
+    for (int j = 0; j < 4; j++)
+        r.l[j] = fw_sel(mw_and(m, fw_le(pos, fw_splat((float)j))), zero, r.l[j]);
+    r.n = fw_sel(m, pos, s->n);
+    *s = r;
+}
+
+/* Witness points on A's and B's cores from the simplex weights. */
+static inline void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
+{
+    v3w a = v3_scale(s->pa[0], s->l[0]);
+    for (int i = 1; i < 4; i++)
+        a = v3_madd(a, s->pa[i], s->l[i]);
+    *wa = a;
+    *wb = v3_sub(a, v);
+}
+
+/* ---- one bundle --------------------------------------------------------- */
+
+static void gjk_bundle(const gjkb__packed *pk, gjkb__hullpts pts, int distance_mode, uint32_t max_iterations,
+                       size_t o)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
+    const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
+    const fw tiny = fw_splat(GJKB_K_TINY);
+
+    mw valid = mw_not(iw_eq(iw_load(pk->valid + o), iw_zero()));
+    shape_w sa = load_shape(&pk->a, o, valid), sb = load_shape(&pk->b, o, valid);
+    pose_w pose;
+    for (int k = 0; k < 9; k++)
+        pose.r[k] = fw_load(pk->r[k] + o);
+    pose.t = v3_load(pk->tx + o, pk->ty + o, pk->tz + o);
+    fw inv_scale = fw_load(pk->inv_scale + o);
+    fw ma = fw_load(pk->a.margin + o), mb = fw_load(pk->b.margin + o);
+    fw m = fw_add(ma, mb);
+    fw tol = fw_load(pk->tol + o);
+    /* A support plane proves the cores apart by more than `lim`: hit mode
+     * stops at the touching band, distance mode at the early-stop distance. */
+    fw lim = distance_mode ? fw_add(fw_load(pk->max_dist + o), m) : fw_add(m, tol);
+    fw lim2 = fw_mul(lim, lim);
+    fw touch = fw_add(m, tol);
+    fw touch2 = fw_mul(touch, touch);
+
+    /* v: current closest point of A - B (at first only a direction: the
+     * centre of A - B is -t, so search toward +t). */
+    v3w v = v3_neg(v3_load(pk->dx + o, pk->dy + o, pk->dz + o));
+    fw vv = v3_dot(v, v);
+    simplex_w sx;
+    for (int i = 0; i < 4; i++) {
+        sx.p[i] = sx.pa[i] = v3_splat(0.0f, 0.0f, 0.0f);
+        sx.l[i] = zero;
+    }
+    sx.n = zero;
+
+    mw active = valid;
+    mw done_sep = mw_false();     /* stopped by a support plane */
+    mw done_core = mw_false();    /* cores overlap: no witnesses */
+    fw lower = nan;               /* the plane's lower bound (distance early stop) */
+    v3w plane_a = v3_make(nan, nan, nan), plane_b = plane_a;   /* its support points */
+    iw iters = iw_zero();
+    fw ties = zero;               /* steps since |v|^2 last reached a new low */
+    fw best_vv = fw_splat(INFINITY);
+
+    for (uint32_t it = 0; it < max_iterations && mw_any(active); it++) {
+        v3w pa = support_local(&sa, v3_neg(v), pts, inv_scale);
+        v3w pb = v3_add(rotate(&pose, support_local(&sb, rotate_t(&pose, v), pts, inv_scale)), pose.t);
+        v3w w = v3_sub(pa, pb);
+        fw vw = v3_dot(v, w);
+        iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
+
+        /* Support plane test: v.w / |v| is a lower bound on the core distance. */
+        mw sep = mw_and(active, mw_and(fw_gt(vw, zero), fw_gt(fw_mul(vw, vw), fw_mul(lim2, vv))));
+        done_sep = mw_or(done_sep, sep);
+        lower = fw_sel(sep, fw_sub(fw_div(vw, fw_sqrt(fw_sel(sep, vv, one))), m), lower);
+        plane_a = v3_sel(sep, pa, plane_a);
+        plane_b = v3_sel(sep, pb, plane_b);
+        active = mw_andnot(active, sep);
+        /* Duality gap: v is the closest point to within the tolerance. On the
+         * first step v is only a direction, so this test waits. */
+        if (it > 0) {
+            fw gap = fw_sub(vv, vw);
+            mw conv = mw_and(active, fw_le(gap, fw_add(fw_mul(eps_rel, vv), eps_abs)));
+            active = mw_andnot(active, conv);
+        }
+        if (!mw_any(active))
+            break;
+
+        /* Insert w into the first free slot. */
+        simplex_w nx = sx;
+        for (int k = 0; k < 4; k++) {
+            mw slot = mw_and(active, fw_eq(sx.n, fw_splat((float)k)));
+            nx.p[k] = v3_sel(slot, w, nx.p[k]);
+            if (distance_mode)
+                nx.pa[k] = v3_sel(slot, pa, nx.pa[k]);
+        }
+        nx.n = fw_sel(active, fw_add(sx.n, one), sx.n);
+
+        /* Sub-distance for every simplex size some active lane has. */
+        cand_w c = cand_none();
+        mw enclosed = mw_false();
+        mw n1 = mw_and(active, fw_eq(nx.n, one));
+        mw n2 = mw_and(active, fw_eq(nx.n, fw_splat(2.0f)));
+        mw n3 = mw_and(active, fw_eq(nx.n, fw_splat(3.0f)));
+        mw n4 = mw_and(active, fw_eq(nx.n, fw_splat(4.0f)));
+        if (mw_any(n1)) {
+            cand_w c1 = cand_none();
+            c1.v = nx.p[0];
+            c1.vv = v3_dot(c1.v, c1.v);
+            c1.l[0] = one;
+            c = cand_pick(n1, c1, c);
+        }
+        if (mw_any(n2))
+            c = cand_pick(n2, seg_closest(nx.p[1], 1, nx.p[0], 0), c);
+        if (mw_any(n3))
+            c = cand_pick(n3, tri_closest(nx.p[0], nx.p[1], nx.p[2]), c);
+        if (mw_any(n4)) {
+            mw in;
+            cand_w c4 = tet_closest(nx.p[0], nx.p[1], nx.p[2], nx.p[3], &in);
+            c = cand_pick(n4, c4, c);
+            enclosed = mw_and(n4, in);
+        }
+
+        /* Cores overlap: the origin is enclosed or v vanished. */
+        mw core = mw_and(active, mw_or(enclosed, fw_le(c.vv, tiny)));
+        /* No progress (NaN-safe): keep the previous, consistent state. A
+         * step that only ties the best |v|^2 within float noise may still be
+         * real progress on a sliver simplex (curved shapes converge slowly),
+         * so a few such steps since the last new low are taken. */
+        mw stall = mw_andnot(active, core);
+        if (it > 0) {
+            mw progress = fw_lt(c.vv, best_vv);
+            mw tie = mw_andnot(mw_and(fw_le(c.vv, fw_mul(best_vv, fw_splat(1.0f + GJKB_K_TIE_SLACK))),
+                                      fw_lt(ties, fw_splat(GJKB_K_TIES))),
+                               progress);
+            stall = mw_and(stall, mw_not(mw_or(progress, tie)));
+            ties = fw_sel(active, fw_sel(tie, fw_add(ties, one), zero), ties);
+        } else {
+            stall = mw_and(stall, mw_not(fw_isfinite(c.vv)));
+        }
+        mw commit = mw_andnot(mw_andnot(active, core), stall);
+
+        for (int i = 0; i < 4; i++)
+            nx.l[i] = fw_sel(commit, c.l[i], nx.l[i]);
+        simplex_compact(&nx, commit, distance_mode);
+        for (int i = 0; i < 4; i++) {
+            sx.p[i] = v3_sel(commit, nx.p[i], sx.p[i]);
+            sx.pa[i] = v3_sel(commit, nx.pa[i], sx.pa[i]);
+            sx.l[i] = fw_sel(commit, nx.l[i], sx.l[i]);
+        }
+        sx.n = fw_sel(commit, nx.n, sx.n);
+        v = v3_sel(commit, c.v, v);
+        vv = fw_sel(commit, c.vv, vv);
+        best_vv = fw_min(best_vv, fw_sel(commit, vv, best_vv));
+
+        done_core = mw_or(done_core, core);
+        active = mw_andnot(active, mw_or(core, stall));
+        /* Hit mode: inside the touching band is a verdict. */
+        if (!distance_mode)
+            active = mw_andnot(active, fw_le(vv, touch2));
+    }
+
+    /* Verdicts. Lanes still active hit the iteration bound; if even their
+     * upper bound is within the touching band they overlap all the same. */
+    fw dcore = fw_sqrt(vv);
+    fw gap = fw_sub(dcore, m);
+    mw touching = mw_or(done_core, fw_le(gap, tol));
+    mw limit = mw_andnot(active, touching);
+    iw status = iw_splat(K_SEPARATED);
+    status = iw_sel(touching, iw_splat(K_OVERLAP), status);
+    status = iw_sel(mw_andnot(done_sep, done_core), iw_splat(K_SEPARATED), status);
+    status = iw_sel(limit, iw_splat(K_LIMIT), status);
+    status = iw_sel(valid, status, iw_splat(K_INVALID));
+    iw_store(pk->status + o, status);
+    iw_store(pk->iterations + o, iters);
+
+    mw sepd = iw_eq(status, iw_splat(K_SEPARATED));
+    if (!distance_mode) {
+        fw_store(pk->dist + o, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, nan));
+        return;
+    }
+    fw dist = fw_sel(done_sep, lower, gap);
+    dist = fw_sel(sepd, dist, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, nan));
+    dist = fw_sel(limit, gap, dist);
+    fw_store(pk->dist + o, dist);
+
+    /* Witnesses: on the cores, then out along the axis by each margin. */
+    /* Stopped by a support plane: its support points are on the cores and
+     * at least the reported distance apart; else the simplex's points. */
+    v3w wa, wb;
+    simplex_witness(&sx, v, &wa, &wb);
+    wa = v3_sel(done_sep, plane_a, wa);
+    wb = v3_sel(done_sep, plane_b, wb);
+    mw has = mw_and(valid, mw_and(mw_not(done_core), fw_gt(vv, zero)));
+    fw inv_len = fw_div(one, fw_sel(has, dcore, one));
+    v3w n = v3_scale(v3_neg(v), inv_len);
+    wa = v3_madd(wa, n, ma);
+    wb = v3_madd(wb, n, fw_neg(mb));
+    v3w nanv = v3_make(nan, nan, nan);
+    v3_store(pk->pax + o, pk->pay + o, pk->paz + o, v3_sel(has, wa, nanv));
+    v3_store(pk->pbx + o, pk->pby + o, pk->pbz + o, v3_sel(has, wb, nanv));
+    v3_store(pk->nx + o, pk->ny + o, pk->nz + o, v3_sel(has, n, nanv));
+}
+
+/* The exported entry: bundles [first, first + count). */
+void GJKB_FN(gjkb__gjk_run)(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,
+                            uint32_t first, uint32_t count);
+void GJKB_FN(gjkb__gjk_run)(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,
+                            uint32_t first, uint32_t count)
+{
+    for (uint32_t b = first; b < first + count; b++)
+        gjk_bundle(pk, pts, mode == GJKB_DISTANCE, max_iterations, (size_t)b * GJKB_W);
+}
