@@ -77,9 +77,11 @@ typedef enum gjkb_kind {
 } gjkb_kind;
 
 /* Bodies, SoA. Body i is kind[i] at position (px,py,pz)[i] rotated by the
- * quaternion (qw,qx,qy,qz)[i]. Quaternions are normalized internally; a zero
- * or non-finite one makes every pair using the body invalid. margin and hull
- * may be NULL (no margins; no hull bodies). */
+ * quaternion (qw,qx,qy,qz)[i]. Quaternions are normalized internally; a
+ * non-finite one, or one whose squared length (summed in float) is below
+ * 1e-30 (|q| < 1e-15: zero for every practical purpose), makes every pair
+ * using the body invalid. margin and hull may be NULL (no margins; no hull
+ * bodies). At most INT32_MAX bodies per call. */
 typedef struct gjkb_bodies {
     uint32_t count;
     const uint8_t *kind;              /* gjkb_kind */
@@ -126,10 +128,11 @@ typedef enum gjkb_status {
 /* Results, SoA, one entry per pair in pair order. Only status is required;
  * every other array may be NULL when not wanted (x, y and z of a point come
  * as a group: all three or none).
- *   distance  separated: Euclidean distance between the shapes, margins
- *             included. Stopped early beyond max_distance: a lower bound that
- *             exceeds max_distance. Overlap: 0. Hit mode, limit, invalid: NaN
- *             (limit in distance mode: the best upper bound found).
+ *   distance  overlap (either mode): 0. Separated, distance mode: the
+ *             Euclidean distance between the shapes, margins included; when
+ *             stopped early beyond max_distance, a lower bound that exceeds
+ *             max_distance. Separated in hit mode, and invalid: NaN. Limit:
+ *             NaN in hit mode, the best upper bound found in distance mode.
  *   a, b      witness points on A and B, world coordinates (distance mode;
  *             for overlap only when the cores are apart and the margins touch
  *             or overlap, else NaN). |b - a| = distance for separated pairs.

@@ -141,6 +141,9 @@ void gjkb_destroy(gjkb_context *ctx)
     free(ctx->hx);
     free(ctx->hy);
     free(ctx->hz);
+    free(ctx->hull_first);
+    free(ctx->hull_n);
+    free(ctx->hull_radius);
     gjkb__scratch_free(ctx);
     free(ctx);
 }
@@ -171,31 +174,32 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
     return true;
 }
 
-static bool value_ok(double v)
-{
-    return isfinite(v) && fabs(v) <= GJKB_MAX_COORD;
-}
-
 gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id)
 {
     if (!ctx || !id || (n > 0 && !xyz))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_hull_add: NULL %s",
                           !ctx ? "context" : !id ? "id" : "points");
-    if (ctx->hull_count == UINT32_MAX || n > UINT32_MAX - ctx->point_count)
+    /* The wide kernels index hulls and points with int32 lanes. */
+    if (ctx->hull_count >= INT32_MAX || n > (uint32_t)INT32_MAX - ctx->point_count)
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_hull_add: too many hulls or points");
     uint32_t need = ctx->point_count + n;
     uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap;
+    uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap;
     if (!grow((void **)&ctx->hx, &cap, need, sizeof(float)) ||
         !grow((void **)&ctx->hy, &cap2, need, sizeof(float)) ||
         !grow((void **)&ctx->hz, &cap3, need, sizeof(float)) ||
-        !grow((void **)&ctx->hulls, &ctx->hull_cap, ctx->hull_count + 1, sizeof(gjkb__hull)))
+        !grow((void **)&ctx->hulls, &hcap, ctx->hull_count + 1, sizeof(gjkb__hull)) ||
+        !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
+        !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
+        !grow((void **)&ctx->hull_radius, &hcap4, ctx->hull_count + 1, sizeof(float)))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_hull_add: out of memory");
+    ctx->hull_cap = hcap;
     ctx->point_cap = cap;
 
     gjkb__hull h = { ctx->point_count, n, n > 0, 0.0 };
     for (uint32_t i = 0; i < n; i++) {
         double x = xyz[3 * i], y = xyz[3 * i + 1], z = xyz[3 * i + 2];
-        if (!value_ok(x) || !value_ok(y) || !value_ok(z))
+        if (!gjkb__coord_ok(x) || !gjkb__coord_ok(y) || !gjkb__coord_ok(z))
             h.valid = false;
         ctx->hx[h.first + i] = (float)x;
         ctx->hy[h.first + i] = (float)y;
@@ -208,6 +212,9 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
         h.radius = 0.0;
     ctx->point_count = need;
     *id = ctx->hull_count;
+    ctx->hull_first[ctx->hull_count] = (int32_t)h.first;
+    ctx->hull_n[ctx->hull_count] = (int32_t)h.n;
+    ctx->hull_radius[ctx->hull_count] = h.valid ? (float)h.radius : NAN;
     ctx->hulls[ctx->hull_count++] = h;
     return ok(ctx);
 }
@@ -240,20 +247,19 @@ gjkb_shape gjkb__body_shape(const gjkb_bodies *bd, uint32_t i)
 
 bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s)
 {
-    double qq = 0.0;
     for (int k = 0; k < 3; k++)
-        if (!value_ok(s->pos[k]) || !value_ok(s->size[k]) || !(s->size[k] >= 0.0f))
+        if (!gjkb__coord_ok(s->pos[k]) || !gjkb__coord_ok(s->size[k]) || !(s->size[k] >= 0.0f))
             return false;
-    for (int k = 0; k < 4; k++) {
-        if (!value_ok(s->rot[k]))
+    for (int k = 0; k < 4; k++)
+        if (!gjkb__coord_ok(s->rot[k]))
             return false;
-        qq += (double)s->rot[k] * s->rot[k];
-    }
-    /* The float kernels normalize in float: a norm whose square underflows
-     * there would divide by zero, so the same floor applies everywhere. */
-    if (!(qq >= 1e-30))
+    /* Summed in float in the order the wide kernels use, so every backend
+     * draws the line between a tiny and a zero rotation at the same place. */
+    const float *q = s->rot;
+    float qq = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+    if (!(qq >= 1e-30f))
         return false;
-    if (!value_ok(s->margin) || !(s->margin >= 0.0f))
+    if (!gjkb__coord_ok(s->margin) || !(s->margin >= 0.0f))
         return false;
     if (s->kind == GJKB_HULL)
         return ctx->hulls[s->hull].valid;
@@ -320,6 +326,9 @@ static gjkb_error check_results(gjkb_context *ctx, const gjkb_results *r)
 
 static gjkb_error check_batch(gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr)
 {
+    /* The wide kernels index bodies with int32 lanes. */
+    if (bd->count > INT32_MAX)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%u bodies: at most %d per call", bd->count, INT32_MAX);
     if (pr->count > 0 && (!pr->a || !pr->b))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "pairs->a or pairs->b is NULL");
     if (pr->count > 0 && (!bd->kind || !bd->px || !bd->py || !bd->pz || !bd->qw || !bd->qx || !bd->qy ||

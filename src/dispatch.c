@@ -5,9 +5,7 @@
  * emulated. The width-1 kernel runs everywhere. */
 #include "dispatch.h"
 
-#define KERNEL_DECL(isa)                                                                                     \
-    void gjkb__gjk_run_##isa(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,  \
-                             uint32_t first, uint32_t count)
+#define KERNEL_DECL(isa) void gjkb__gjk_run_##isa(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
 KERNEL_DECL(scalar);
 KERNEL_DECL(sse4);
 KERNEL_DECL(avx2);

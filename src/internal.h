@@ -5,6 +5,7 @@
 #define GJKB_INTERNAL_H
 
 #include "gjkbatch.h"
+#include <math.h>
 #include <stdbool.h>
 
 /* A registered hull: points [first, first + n) of the context's SoA point
@@ -24,6 +25,9 @@ struct gjkb_context {
     gjkb__hull *hulls;
     uint32_t hull_count, hull_cap;
     float *hx, *hy, *hz;             /* all hull points, SoA */
+    /* the same hulls as the wide kernels gather them */
+    int32_t *hull_first, *hull_n;
+    float *hull_radius;              /* NaN for an invalid hull */
     uint32_t point_count, point_cap;
     /* batch scratch, owned by the pipeline */
     void *scratch;
@@ -50,9 +54,15 @@ gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *query, gjkb
 
 /* Geometric validity of one shape, the same rule on every backend: finite
  * and |value| <= GJKB_MAX_COORD for position, sizes, margin and rotation;
- * sizes and margin >= 0; rotation of non-zero length; a hull that is
- * valid. Kind and hull id must already be in range. */
+ * sizes and margin >= 0; a rotation whose squared length, summed in float,
+ * is at least 1e-30; a hull that is valid. Kind and hull id must already be
+ * in range. */
 bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s);
+/* The coordinate part of that rule (the pipeline checks positions itself). */
+static inline bool gjkb__coord_ok(double v)
+{
+    return isfinite(v) && fabs(v) <= GJKB_MAX_COORD;
+}
 
 /* Body i of a SoA body set as a gjkb_shape (no checks). */
 gjkb_shape gjkb__body_shape(const gjkb_bodies *bodies, uint32_t i);

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* test_api.c - context lifecycle, backend names and choice, hull
  * registration, and that every backend this build has answers a small batch. */
 #include <setjmp.h>

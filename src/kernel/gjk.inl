@@ -43,43 +43,143 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
 
 enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3 };
 
-/* One side's core, W lanes. */
+/* One side's core, W lanes, in the pair's scaled frame. Every analytic core
+ * is box half extents h plus a disk of radius rd in local xy (sphere: a
+ * point, capsule: a segment, cylinder: segment + disk); a cone picks between
+ * its apex (0,0,h.z) and its base rim (the disk at z = -h.z). A hull has
+ * points [hf, hf + last] of the hull table, unscaled. */
 typedef struct shape_w {
-    v3w h;            /* box half extents */
-    fw rd;            /* disk radius */
+    v3w h;
+    fw rd;
+    fw margin;        /* total rounding radius (sphere/capsule radius included) */
     mw cone, hull;
-    iw hf, last;      /* hull: first point, index of the last point */
+    iw hf, last;
     int any_round, any_cone, max_points;
 } shape_w;
 
-static inline shape_w load_shape(const gjkb__pshape *s, size_t o, mw valid)
+/* 0 <= x <= GJKB_MAX_COORD, false for NaN. */
+static inline mw in_range(fw x)
 {
+    return mw_and(fw_ge(x, fw_zero()), fw_le(x, fw_splat((float)GJKB_MAX_COORD)));
+}
+
+/* |x| <= GJKB_MAX_COORD, false for NaN. */
+static inline mw finite_coord(fw x)
+{
+    return fw_le(fw_abs(x), fw_splat((float)GJKB_MAX_COORD));
+}
+
+/* Largest power of two <= x, for positive normal x (0 for 0). */
+static inline fw pow2_floor(fw x)
+{
+    return fw_from_bits(iw_and(fw_bits(x), iw_splat(0x7F800000)));
+}
+
+/* One side's core from the caller's bodies: sizes by kind, validity, and
+ * its extent (bounding radius about its origin, margin included), unscaled. */
+static inline shape_w gather_shape(const gjkb__world *w, iw body, iw kind, mw *valid, fw *extent)
+{
+    const fw zero = fw_zero();
+    fw s0 = fw_gather(w->sx, body), s1 = fw_gather(w->sy, body), s2 = fw_gather(w->sz, body);
+    fw m = w->margin ? fw_gather(w->margin, body) : zero;
+    *valid = mw_and(*valid, mw_and(mw_and(in_range(s0), in_range(s1)), mw_and(in_range(s2), in_range(m))));
+    mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
+    mw box = iw_eq(kind, iw_splat(GJKB_BOX)), cylinder = iw_eq(kind, iw_splat(GJKB_CYLINDER));
+    mw cone = iw_eq(kind, iw_splat(GJKB_CONE)), hull = iw_eq(kind, iw_splat(GJKB_HULL));
+    mw round = mw_or(cylinder, cone);
     shape_w r;
-    r.h = v3_load(s->hx + o, s->hy + o, s->hz + o);
-    r.rd = fw_load(s->rd + o);
-    r.cone = fw_gt(fw_load(s->cone + o), fw_zero());
-    iw n = iw_load(s->hn + o);
-    r.hull = mw_and(valid, mw_not(iw_eq(n, iw_zero())));
-    /* Lanes without a hull read point 0 of the hull table, which exists. */
-    r.hf = iw_sel(r.hull, iw_load(s->hf + o), iw_zero());
-    r.last = iw_sel(r.hull, iw_sub(n, iw_splat(1)), iw_zero());
-    r.any_round = mw_any(mw_and(valid, fw_gt(r.rd, fw_zero())));
-    r.any_cone = mw_any(mw_and(valid, r.cone));
-    /* The bundle's longest hull bounds the gather loop. */
-    r.max_points = 0;
-    if (mw_any(r.hull)) {
-        _Alignas(64) int32_t last[GJKB_W];
-        unsigned bits = mw_bits(r.hull);
-        iw_store(last, r.last);
-        for (int i = 0; i < GJKB_W; i++)
-            if (((bits >> i) & 1u) && last[i] + 1 > r.max_points)
-                r.max_points = last[i] + 1;
+    r.h = v3_make(fw_sel(box, s0, zero), fw_sel(box, s1, zero),
+                  fw_sel(mw_or(mw_or(box, capsule), round), s2, zero));
+    r.rd = fw_sel(round, s0, zero);
+    r.margin = fw_add(m, fw_sel(mw_or(sphere, capsule), s0, zero));
+    r.cone = cone;
+    r.hull = hull;
+    r.hf = r.last = iw_zero();
+    fw hull_extent = zero;
+    if (w->hull && mw_any(hull)) {
+        /* Only hull lanes' ids are known to be registered. */
+        iw id = iw_sel(hull, iw_gather(w->hull, body), iw_zero());
+        fw radius = fw_gather(w->hull_radius, id);
+        *valid = mw_and(*valid, mw_or(mw_not(hull), fw_isfinite(radius)));
+        r.hf = iw_sel(hull, iw_gather(w->hull_first, id), iw_zero());
+        r.last = iw_sel(hull, iw_sub(iw_gather(w->hull_n, id), iw_splat(1)), iw_zero());
+        hull_extent = fw_sel(hull, radius, zero);
     }
+    fw core2 = fw_add(v3_dot(r.h, r.h), fw_mul(r.rd, r.rd));
+    *extent = fw_add(fw_add(fw_sqrt(core2), hull_extent), r.margin);
     return r;
 }
 
+/* Scales a side into the pair's frame and settles its bundle-wide flags. */
+static inline void scale_shape(shape_w *s, fw inv, mw valid)
+{
+    s->h = v3_scale(s->h, inv);
+    s->rd = fw_mul(s->rd, inv);
+    s->margin = fw_mul(s->margin, inv);
+    s->hull = mw_and(s->hull, valid);
+    s->cone = mw_and(s->cone, valid);
+    s->any_round = mw_any(mw_and(valid, fw_gt(s->rd, fw_zero())));
+    s->any_cone = mw_any(s->cone);
+    /* The bundle's longest hull bounds the gather loop. */
+    s->max_points = 0;
+    if (mw_any(s->hull)) {
+        _Alignas(64) int32_t last[GJKB_W];
+        unsigned bits = mw_bits(s->hull);
+        iw_store(last, s->last);
+        for (int i = 0; i < GJKB_W; i++)
+            if (((bits >> i) & 1u) && last[i] + 1 > s->max_points)
+                s->max_points = last[i] + 1;
+    }
+}
+
+/* Rotation matrix (row major) of a unit quaternion. */
+static inline void quat_matrix(fw w, fw x, fw y, fw z, fw m[9])
+{
+    const fw one = fw_splat(1.0f), two = fw_splat(2.0f);
+    fw xx = fw_mul(x, x), yy = fw_mul(y, y), zz = fw_mul(z, z);
+    fw xy = fw_mul(x, y), xz = fw_mul(x, z), yz = fw_mul(y, z);
+    fw wx = fw_mul(w, x), wy = fw_mul(w, y), wz = fw_mul(w, z);
+    m[0] = fw_sub(one, fw_mul(two, fw_add(yy, zz)));
+    m[1] = fw_mul(two, fw_sub(xy, wz));
+    m[2] = fw_mul(two, fw_add(xz, wy));
+    m[3] = fw_mul(two, fw_add(xy, wz));
+    m[4] = fw_sub(one, fw_mul(two, fw_add(xx, zz)));
+    m[5] = fw_mul(two, fw_sub(yz, wx));
+    m[6] = fw_mul(two, fw_sub(xz, wy));
+    m[7] = fw_mul(two, fw_add(yz, wx));
+    m[8] = fw_sub(one, fw_mul(two, fw_add(xx, yy)));
+}
+
+/* A body's rotation, normalized; invalid lanes (non-finite, oversized or
+ * zero) are cleared from valid. The same float rule as gjkb__shape_valid. */
+static inline void gather_rotation(const gjkb__world *w, iw body, mw *valid, fw m[9])
+{
+    fw qw = fw_gather(w->qw, body), qx = fw_gather(w->qx, body);
+    fw qy = fw_gather(w->qy, body), qz = fw_gather(w->qz, body);
+    fw qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
+    mw ok = mw_and(mw_and(finite_coord(qw), finite_coord(qx)), mw_and(finite_coord(qy), finite_coord(qz)));
+    ok = mw_and(ok, fw_ge(qq, fw_splat(1e-30f)));
+    *valid = mw_and(*valid, ok);
+    fw inv = fw_div(fw_splat(1.0f), fw_sqrt(fw_sel(ok, qq, fw_splat(1.0f))));
+    quat_matrix(fw_mul(qw, inv), fw_mul(qx, inv), fw_mul(qy, inv), fw_mul(qz, inv), m);
+}
+
+/* r^T v and r v for a row-major 3x3 */
+static inline v3w mat_mul_t(const fw r[9], v3w v)
+{
+    return v3_make(fw_add(fw_add(fw_mul(r[0], v.x), fw_mul(r[3], v.y)), fw_mul(r[6], v.z)),
+                   fw_add(fw_add(fw_mul(r[1], v.x), fw_mul(r[4], v.y)), fw_mul(r[7], v.z)),
+                   fw_add(fw_add(fw_mul(r[2], v.x), fw_mul(r[5], v.y)), fw_mul(r[8], v.z)));
+}
+static inline v3w mat_mul(const fw r[9], v3w v)
+{
+    return v3_make(fw_add(fw_add(fw_mul(r[0], v.x), fw_mul(r[1], v.y)), fw_mul(r[2], v.z)),
+                   fw_add(fw_add(fw_mul(r[3], v.x), fw_mul(r[4], v.y)), fw_mul(r[5], v.z)),
+                   fw_add(fw_add(fw_mul(r[6], v.x), fw_mul(r[7], v.y)), fw_mul(r[8], v.z)));
+}
+
 /* Support point of a core in local direction d (scaled local frame). */
-static inline v3w support_local(const shape_w *s, v3w d, gjkb__hullpts pts, fw inv_scale)
+static inline v3w support_local(const shape_w *s, v3w d, const gjkb__world *w, fw inv_scale)
 {
     const fw zero = fw_zero();
     v3w p = v3_make(fw_copysign(s->h.x, d.x), fw_copysign(s->h.y, d.y), fw_copysign(s->h.z, d.z));
@@ -111,7 +211,7 @@ static inline v3w support_local(const shape_w *s, v3w d, gjkb__hullpts pts, fw i
         v3w bp = v3_make(zero, zero, zero);
         for (int k = 0; k < s->max_points; k++) {
             iw idx = iw_add(s->hf, iw_min(iw_splat(k), s->last));
-            v3w q = v3_make(fw_gather(pts.x, idx), fw_gather(pts.y, idx), fw_gather(pts.z, idx));
+            v3w q = v3_make(fw_gather(w->px, idx), fw_gather(w->py, idx), fw_gather(w->pz, idx));
             fw dot = v3_dot(q, d);
             mw better = fw_gt(dot, best);
             best = fw_sel(better, dot, best);
@@ -122,25 +222,11 @@ static inline v3w support_local(const shape_w *s, v3w d, gjkb__hullpts pts, fw i
     return p;
 }
 
-/* B's pose in A's frame. */
+/* B's pose in A's frame: p_A = R p_B + t. */
 typedef struct pose_w {
     fw r[9];
     v3w t;
 } pose_w;
-
-static inline v3w rotate(const pose_w *q, v3w v)
-{
-    return v3_make(fw_add(fw_add(fw_mul(q->r[0], v.x), fw_mul(q->r[1], v.y)), fw_mul(q->r[2], v.z)),
-                    fw_add(fw_add(fw_mul(q->r[3], v.x), fw_mul(q->r[4], v.y)), fw_mul(q->r[5], v.z)),
-                    fw_add(fw_add(fw_mul(q->r[6], v.x), fw_mul(q->r[7], v.y)), fw_mul(q->r[8], v.z)));
-}
-
-static inline v3w rotate_t(const pose_w *q, v3w v)
-{
-    return v3_make(fw_add(fw_add(fw_mul(q->r[0], v.x), fw_mul(q->r[3], v.y)), fw_mul(q->r[6], v.z)),
-                    fw_add(fw_add(fw_mul(q->r[1], v.x), fw_mul(q->r[4], v.y)), fw_mul(q->r[7], v.z)),
-                    fw_add(fw_add(fw_mul(q->r[2], v.x), fw_mul(q->r[5], v.y)), fw_mul(q->r[8], v.z)));
-}
 
 /* ---- sub-distance: closest point of a simplex to the origin ------------ */
 
@@ -303,35 +389,65 @@ static inline void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
     *wb = v3_sub(a, v);
 }
 
-/* ---- one bundle --------------------------------------------------------- */
+/* ---- one bundle ---------------------------------------------------------- */
 
-static void gjk_bundle(const gjkb__packed *pk, gjkb__hullpts pts, int distance_mode, uint32_t max_iterations,
-                       size_t o)
+static void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
     const fw tiny = fw_splat(GJKB_K_TINY);
+    const int distance_mode = world->distance_mode;
 
-    mw valid = mw_not(iw_eq(iw_load(pk->valid + o), iw_zero()));
-    shape_w sa = load_shape(&pk->a, o, valid), sb = load_shape(&pk->b, o, valid);
+    /* Pack: both bodies' rotations and cores, B's pose in A's frame, the
+     * pair's scale (a power of two, so scaling is exact) and tolerances. */
+    iw ia = iw_load(ln->ia + o), ib = iw_load(ln->ib + o);
+    v3w r = v3_load(ln->rx + o, ln->ry + o, ln->rz + o);
+    mw valid = mw_and(mw_and(fw_isfinite(r.x), fw_isfinite(r.y)), fw_isfinite(r.z));
+    fw ra[9], rb[9];
+    gather_rotation(world, ia, &valid, ra);
+    gather_rotation(world, ib, &valid, rb);
+    fw ext_a, ext_b;
+    shape_w sa = gather_shape(world, ia, iw_load(ln->ka + o), &valid, &ext_a);
+    shape_w sb = gather_shape(world, ib, iw_load(ln->kb + o), &valid, &ext_b);
     pose_w pose;
-    for (int k = 0; k < 9; k++)
-        pose.r[k] = fw_load(pk->r[k] + o);
-    pose.t = v3_load(pk->tx + o, pk->ty + o, pk->tz + o);
-    fw inv_scale = fw_load(pk->inv_scale + o);
-    fw ma = fw_load(pk->a.margin + o), mb = fw_load(pk->b.margin + o);
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 3; col++)
+            pose.r[3 * row + col] = fw_add(fw_add(fw_mul(ra[row], rb[col]), fw_mul(ra[3 + row], rb[3 + col])),
+                                           fw_mul(ra[6 + row], rb[6 + col]));
+    v3w t = mat_mul_t(ra, r);
+    fw tl = fw_sqrt(v3_dot(t, t));
+    /* Scale: the shapes' extent (the offset for two points), kept within
+     * 2^40 of the offset so squares and volumes of far-apart tiny shapes
+     * stay finite, and above 2^-60. */
+    fw extent = fw_add(ext_a, ext_b);
+    fw scale = pow2_floor(fw_sel(fw_gt(extent, zero), extent, tl));
+    scale = fw_max(scale, fw_mul(pow2_floor(tl), fw_splat(0x1p-40f)));
+    scale = fw_max(scale, fw_splat(0x1p-60f));
+    fw inv_scale = fw_div(one, scale);
+    scale_shape(&sa, inv_scale, valid);
+    scale_shape(&sb, inv_scale, valid);
+    pose.t = v3_scale(t, inv_scale);
+    fw ma = sa.margin, mb = sb.margin;
     fw m = fw_add(ma, mb);
-    fw tol = fw_load(pk->tol + o);
+    fw tol = fw_mul(fw_mul(fw_splat(world->tolerance), extent), inv_scale);
     /* A support plane proves the cores apart by more than `lim`: hit mode
      * stops at the touching band, distance mode at the early-stop distance. */
-    fw lim = distance_mode ? fw_add(fw_load(pk->max_dist + o), m) : fw_add(m, tol);
+    fw lim = distance_mode ? fw_add(fw_mul(fw_splat(world->max_distance), inv_scale), m) : fw_add(m, tol);
     fw lim2 = fw_mul(lim, lim);
     fw touch = fw_add(m, tol);
     fw touch2 = fw_mul(touch, touch);
+    /* Search direction: the warm axis where usable, else the centre offset,
+     * else any axis. */
+    v3w dir = v3_sel(fw_gt(tl, zero), t, v3_splat(1.0f, 0.0f, 0.0f));
+    if (world->warm) {
+        v3w wl = mat_mul_t(ra, v3_load(ln->wx + o, ln->wy + o, ln->wz + o));
+        fw wl2 = v3_dot(wl, wl);
+        dir = v3_sel(mw_and(fw_gt(wl2, zero), fw_isfinite(wl2)), wl, dir);
+    }
 
     /* v: current closest point of A - B (at first only a direction: the
      * centre of A - B is -t, so search toward +t). */
-    v3w v = v3_neg(v3_load(pk->dx + o, pk->dy + o, pk->dz + o));
+    v3w v = v3_neg(dir);
     fw vv = v3_dot(v, v);
     simplex_w sx;
     for (int i = 0; i < 4; i++) {
@@ -349,9 +465,9 @@ static void gjk_bundle(const gjkb__packed *pk, gjkb__hullpts pts, int distance_m
     fw ties = zero;               /* steps since |v|^2 last reached a new low */
     fw best_vv = fw_splat(INFINITY);
 
-    for (uint32_t it = 0; it < max_iterations && mw_any(active); it++) {
-        v3w pa = support_local(&sa, v3_neg(v), pts, inv_scale);
-        v3w pb = v3_add(rotate(&pose, support_local(&sb, rotate_t(&pose, v), pts, inv_scale)), pose.t);
+    for (uint32_t it = 0; it < world->max_iterations && mw_any(active); it++) {
+        v3w pa = support_local(&sa, v3_neg(v), world, inv_scale);
+        v3w pb = v3_add(mat_mul(pose.r, support_local(&sb, mat_mul_t(pose.r, v), world, inv_scale)), pose.t);
         v3w w = v3_sub(pa, pb);
         fw vw = v3_dot(v, w);
         iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
@@ -458,21 +574,26 @@ static void gjk_bundle(const gjkb__packed *pk, gjkb__hullpts pts, int distance_m
     status = iw_sel(mw_andnot(done_sep, done_core), iw_splat(K_SEPARATED), status);
     status = iw_sel(limit, iw_splat(K_LIMIT), status);
     status = iw_sel(valid, status, iw_splat(K_INVALID));
-    iw_store(pk->status + o, status);
-    iw_store(pk->iterations + o, iters);
+    iw_store(ln->status + o, status);
+    iw_store(ln->iterations + o, iters);
 
+    /* Distances and points go back to world scale and orientation (offsets
+     * from A's position); NaN lanes get one fixed NaN so bits never depend
+     * on which NaN an operation happened to keep. */
     mw sepd = iw_eq(status, iw_splat(K_SEPARATED));
+    mw ovl = iw_eq(status, iw_splat(K_OVERLAP));
     if (!distance_mode) {
-        fw_store(pk->dist + o, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, nan));
+        fw_store(ln->dist + o, fw_sel(ovl, zero, nan));
         return;
     }
     fw dist = fw_sel(done_sep, lower, gap);
-    dist = fw_sel(sepd, dist, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, nan));
+    dist = fw_sel(sepd, dist, fw_sel(ovl, zero, nan));
     dist = fw_sel(limit, gap, dist);
-    fw_store(pk->dist + o, dist);
+    dist = fw_mul(dist, scale);
+    fw_store(ln->dist + o, fw_sel(fw_eq(dist, dist), dist, nan));
 
-    /* Witnesses: on the cores, then out along the axis by each margin. */
-    /* Stopped by a support plane: its support points are on the cores and
+    /* Witnesses: on the cores, then out along the axis by each margin.
+     * Stopped by a support plane: its support points are on the cores and
      * at least the reported distance apart; else the simplex's points. */
     v3w wa, wb;
     simplex_witness(&sx, v, &wa, &wb);
@@ -481,20 +602,21 @@ static void gjk_bundle(const gjkb__packed *pk, gjkb__hullpts pts, int distance_m
     mw has = mw_and(valid, mw_and(mw_not(done_core), fw_gt(vv, zero)));
     fw inv_len = fw_div(one, fw_sel(has, dcore, one));
     v3w n = v3_scale(v3_neg(v), inv_len);
-    wa = v3_madd(wa, n, ma);
-    wb = v3_madd(wb, n, fw_neg(mb));
+    wa = v3_scale(mat_mul(ra, v3_madd(wa, n, ma)), scale);
+    wb = v3_scale(mat_mul(ra, v3_madd(wb, n, fw_neg(mb))), scale);
+    n = mat_mul(ra, n);
+    has = mw_and(has, mw_and(mw_and(fw_isfinite(v3_dot(wa, wa)), fw_isfinite(v3_dot(wb, wb))),
+                             fw_isfinite(v3_dot(n, n))));
     v3w nanv = v3_make(nan, nan, nan);
-    v3_store(pk->pax + o, pk->pay + o, pk->paz + o, v3_sel(has, wa, nanv));
-    v3_store(pk->pbx + o, pk->pby + o, pk->pbz + o, v3_sel(has, wb, nanv));
-    v3_store(pk->nx + o, pk->ny + o, pk->nz + o, v3_sel(has, n, nanv));
+    v3_store(ln->ax + o, ln->ay + o, ln->az + o, v3_sel(has, wa, nanv));
+    v3_store(ln->bx + o, ln->by + o, ln->bz + o, v3_sel(has, wb, nanv));
+    v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
 }
 
-/* The exported entry: bundles [first, first + count). */
-void GJKB_FN(gjkb__gjk_run)(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,
-                            uint32_t first, uint32_t count);
-void GJKB_FN(gjkb__gjk_run)(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,
-                            uint32_t first, uint32_t count)
+/* The exported entry: bundles [0, bundles) of a chunk. */
+void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles);
+void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
 {
-    for (uint32_t b = first; b < first + count; b++)
-        gjk_bundle(pk, pts, mode == GJKB_DISTANCE, max_iterations, (size_t)b * GJKB_W);
+    for (uint32_t b = 0; b < bundles; b++)
+        gjk_bundle(w, l, (size_t)b * GJKB_W);
 }

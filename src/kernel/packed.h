@@ -1,11 +1,12 @@
-/* packed.h - the bundle scratch layout shared by the width-agnostic pipeline
- * (which fills it) and every width of the kernel (which reads it).
+/* packed.h - what the width-agnostic pipeline hands a wide kernel.
  *
- * Every field is an array of floats or int32s over all packed pairs, padded
- * to a multiple of GJKB_PACK_ALIGN lanes and aligned to 64 bytes, so bundle b
- * of a width-W kernel is the aligned slice [b*W, b*W + W) of each array.
- * Geometry is in A's local frame, divided by a power of two near the pair's
- * scale (exact), so every kernel works on numbers of order one. */
+ * The pipeline buckets the pairs, then per chunk of lanes writes the few
+ * per-pair values that need scalar work (body indices and kinds, and B's
+ * offset from A taken in double), and the kernel does the rest in its lanes:
+ * it gathers rotations and sizes from the caller's SoA bodies, validates,
+ * builds A's scaled local frame, runs GJK and writes per-lane results.
+ * Chunk arrays are 64-byte aligned and padded to GJKB_PACK_ALIGN lanes, so
+ * bundle b of a width-W kernel is the aligned slice [b*W, b*W + W). */
 #ifndef GJKB_PACKED_H
 #define GJKB_PACKED_H
 
@@ -13,47 +14,40 @@
 
 #define GJKB_PACK_ALIGN 16   /* lanes: the widest kernel */
 
-/* One side's shape. Every analytic core is box half extents plus a disk of
- * radius rd in local xy (sphere: point; capsule: segment; cylinder: segment
- * + disk); a cone has cone = 1 and picks between its apex (0,0,hz) and its
- * base rim (disk at z = -hz). A hull has hn > 0 points starting at hf in the
- * context's point arrays, in unscaled local coordinates. */
-typedef struct gjkb__pshape {
-    float *hx, *hy, *hz, *rd, *cone;
-    float *margin;          /* total rounding radius (sphere/capsule radius included) */
-    int32_t *hf, *hn;
-} gjkb__pshape;
-
-typedef struct gjkb__packed {
-    uint32_t count;         /* packed pairs (lanes past it are padding) */
-    uint32_t capacity;      /* lanes allocated per array */
-    gjkb__pshape a, b;
-    float *r[9];            /* B's rotation into A's frame, row major */
-    float *tx, *ty, *tz;    /* B's origin in A's frame (scaled) */
-    float *dx, *dy, *dz;    /* initial search direction, A to B */
-    float *inv_scale;       /* 1 / scale: hull points are stored unscaled */
-    float *tol;             /* touching tolerance (scaled) */
-    float *max_dist;        /* early-stop distance (scaled), +inf for none */
-    int32_t *valid;         /* 0: invalid pair, skipped by the kernel */
-    /* outputs, in the same scaled A frame */
+/* Per-lane arrays of one chunk. */
+typedef struct gjkb__lanes {
+    /* in */
+    int32_t *ia, *ib;           /* body indices of A and B */
+    int32_t *ka, *kb;           /* their kinds */
+    float *rx, *ry, *rz;        /* B's position minus A's, world; NaN for an invalid position */
+    float *wx, *wy, *wz;        /* warm-start axis, world (read only with a warm start) */
+    /* out */
     int32_t *status, *iterations;
     float *dist;
-    float *pax, *pay, *paz; /* witness on A */
-    float *pbx, *pby, *pbz; /* witness on B */
-    float *nx, *ny, *nz;    /* unit axis A to B */
-} gjkb__packed;
+    float *ax, *ay, *az;        /* witness on A minus A's position, world */
+    float *bx, *by, *bz;        /* witness on B minus A's position, world */
+    float *nx, *ny, *nz;        /* unit axis from A to B, world */
+} gjkb__lanes;
 
-/* Hull points of the context (never NULL: at least one dummy point). */
-typedef struct gjkb__hullpts {
-    const float *x, *y, *z;
-} gjkb__hullpts;
+/* Read-only inputs of the whole batch. */
+typedef struct gjkb__world {
+    const float *qw, *qx, *qy, *qz;
+    const float *sx, *sy, *sz;
+    const float *margin;        /* NULL: no margins */
+    const int32_t *hull;        /* NULL: no hull bodies */
+    const int32_t *hull_first, *hull_n;
+    const float *hull_radius;   /* NaN for an invalid hull */
+    const float *px, *py, *pz;  /* all hull points (at least one) */
+    float tolerance, max_distance;
+    int distance_mode, warm;
+    uint32_t max_iterations;
+} gjkb__world;
 
-/* A kernel runs bundles [first, first + count) of width W. */
+/* A kernel runs bundles [0, bundles) of a chunk. */
 typedef struct gjkb__kernel {
     const char *name;
     int width;
-    void (*run)(const gjkb__packed *pk, gjkb__hullpts pts, int mode, uint32_t max_iterations,
-                uint32_t first_bundle, uint32_t bundles);
+    void (*run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles);
 } gjkb__kernel;
 
 #endif

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""plot.py - turns a gjkb_bench JSON file (Google Benchmark output) into
+<same name>.png (pairs/s per workload, grouped by implementation, log scale,
+drawn by gnuplot) and <same name>.md (Markdown tables: Mpairs/s, speed-ups
+against the reference, scalar and libccd GJK columns of the same run, and
+verdict agreement).
+
+    python3 bench/plot.py bench/results/<name>.json
+
+Only the standard library and the gnuplot program are used. Each figure is
+the median aggregate when the run had repetitions, else the single run."""
+
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+BACKENDS = ["reference", "scalar", "sse4", "avx2", "avx512", "neon"]
+PEERS = {  # benchmark family -> (column label, query it answers)
+    "BM_ccd_gjk": ("libccd GJK", "hit"),
+    "BM_ccd_mpr": ("libccd MPR", "hit"),
+    "BM_bullet_gjk": ("Bullet GJK", "distance"),
+}
+# One colour per implementation, the same in both panels.
+COLOURS = {
+    "reference": "#7f7f7f", "scalar": "#8c564b", "sse4": "#1f77b4", "avx2": "#ff7f0e",
+    "avx512": "#d62728", "neon": "#2ca02c", "libccd GJK": "#9467bd", "libccd MPR": "#c5b0d5",
+    "Bullet GJK": "#17becf",
+}
+CCD = "libccd GJK"
+BULLET = "Bullet GJK"
+
+
+def parse_name(run_name):
+    """(workload, column label, query, backend or None), or None if unknown."""
+    parts = run_name.split("/")
+    if parts[0] == "BM_query" and len(parts) == 4:
+        _, wl, query, backend = parts
+        return wl, f"{query}/{backend}", query, backend
+    if parts[0] in PEERS and len(parts) == 2:
+        label, query = PEERS[parts[0]]
+        return parts[1], label, query, None
+    return None
+
+
+def load(path):
+    """Returns (context, rows): rows[(workload, label)] = dict of figures."""
+    with open(path) as f:
+        data = json.load(f)
+    medians, singles = {}, {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred"):
+            continue
+        key = b.get("run_name", b["name"])
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[key] = b
+        else:
+            singles.setdefault(key, []).append(b)
+    rows, order, columns = {}, [], []
+    for key in list(medians) + [k for k in singles if k not in medians]:
+        parsed = parse_name(key)
+        if parsed is None:
+            continue
+        wl, label, query, backend = parsed
+        if key in medians:
+            b = medians[key]
+            ips = b.get("items_per_second")
+        else:
+            b = singles[key][0]
+            ips = statistics.median(x.get("items_per_second", 0.0) for x in singles[key])
+        if not ips:
+            continue
+        rows[(wl, label)] = {
+            "mpairs": ips / 1e6,
+            "hits": b.get("hits"),
+            "mismatch": b.get("mismatch"),
+            "iters": b.get("iters"),
+            "query": query,
+            "backend": backend,
+        }
+        if wl not in order:
+            order.append(wl)
+        if label not in columns:
+            columns.append(label)
+    return data.get("context", {}), order, columns, rows
+
+
+def ordered(columns, query):
+    """gjkbatch columns of one query in backend order, then its peers."""
+    own = [f"{query}/{b}" for b in BACKENDS if f"{query}/{b}" in columns]
+    peers = [lab for lab, q in PEERS.values() if q == query and lab in columns]
+    return own, peers
+
+
+def fmt(x, digits=3):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.{digits}g}"
+
+
+def geomean(xs):
+    xs = [x for x in xs if x is not None and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def table(header, lines):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+    out += ["| " + " | ".join(line) + " |" for line in lines]
+    return out
+
+
+def mpairs(rows, wl, label):
+    r = rows.get((wl, label))
+    return r["mpairs"] if r else None
+
+
+def ratio_table(rows, workloads, cols, base_of, title):
+    """Speed-ups of cols over a baseline column (base_of(col) gives its label)."""
+    lines, per_col = [], {c: [] for c in cols}
+    for wl in workloads:
+        cells = [wl]
+        for c in cols:
+            a, b = mpairs(rows, wl, c), mpairs(rows, wl, base_of(c))
+            r = a / b if a and b else None
+            per_col[c].append(r)
+            cells.append(fmt(r) + "×" if r else "–")
+        lines.append(cells)
+    lines.append(["**geomean**"] + [(fmt(geomean(per_col[c])) + "×") if geomean(per_col[c]) else "–" for c in cols])
+    return [f"### {title}", ""] + table(["workload"] + cols, lines) + [""]
+
+
+def markdown(name, context, workloads, columns, rows):
+    out = [f"# gjkbatch benchmark: {name}", ""]
+    facts = []
+    for key, label in (("cpu", "CPU"), ("date", "date"), ("num_cpus", "CPUs"), ("mhz_per_cpu", "MHz"),
+                       ("gjkb_backends", "backends"), ("gjkb_pairs_per_batch", "pairs per batch"),
+                       ("library_build_type", "Google Benchmark library build")):
+        if key in context:
+            facts.append(f"{label}: {context[key]}")
+    caches = context.get("caches") or []
+    if caches:
+        facts.append("caches: " + ", ".join(f"L{c['level']} {c['type']} {c['size'] // 1024} KiB" for c in caches))
+    out += ["- " + f for f in facts] + [""]
+    out += ["Throughput of one whole `gjkb_query_batch` call (validation, packing, kernel, scatter) over "
+            "the batch, in millions of pairs per second, median of the repetitions, one core. "
+            "libccd answers the hit query (GJK and MPR intersection tests), Bullet the distance query "
+            "(btGjkPairDetector, no penetration solver), on the same pairs. Speed-ups compare columns "
+            "of this one run.", ""]
+
+    all_cols = []
+    for query in ("hit", "distance"):
+        own, peers = ordered(columns, query)
+        cols = own + peers
+        if not cols:
+            continue
+        all_cols += cols
+        out += [f"## {query.capitalize()} query", "", "### Mpairs/s", ""]
+        out += table(["workload"] + cols, [[wl] + [fmt(mpairs(rows, wl, c)) for c in cols] for wl in workloads])
+        out += [""]
+        ref, scalar = f"{query}/reference", f"{query}/scalar"
+        if own and ref in columns:
+            out += ratio_table(rows, workloads, [c for c in cols if c != ref], lambda c: ref, "vs reference")
+        if own and scalar in columns:
+            out += ratio_table(rows, workloads, [c for c in cols if c != scalar], lambda c: scalar, "vs scalar")
+        if CCD in columns:
+            out += ratio_table(rows, workloads, [c for c in cols if c != CCD], lambda c: CCD,
+                               "vs libccd GJK (intersection test)")
+        if query == "distance" and BULLET in columns and own:
+            out += ratio_table(rows, workloads, own, lambda c: BULLET, "vs Bullet GJK")
+
+    out += ["## Agreement", "",
+            "Overlapping pairs by the reference backend's hit query, and for every other column the "
+            "number of pairs whose verdict differs from it (near-touching pairs may differ within "
+            "each implementation's tolerance; Bullet computes in float).", ""]
+    others = [c for c in all_cols if c != "hit/reference"]
+    lines = []
+    for wl in workloads:
+        ref = rows.get((wl, "hit/reference"))
+        cells = [wl, f"{ref['hits']:.0f}" if ref and ref["hits"] is not None else "–"]
+        for c in others:
+            r = rows.get((wl, c))
+            m = r["mismatch"] if r else None
+            cells.append(f"{m:.0f}" if m is not None and m >= 0 else "–")
+        lines.append(cells)
+    out += table(["workload", "reference hits"] + others, lines) + [""]
+
+    iter_cols = [c for c in all_cols if "/" in c]
+    if iter_cols:
+        out += ["## Mean support evaluations per pair", ""]
+        lines = []
+        for wl in workloads:
+            cells = [wl]
+            for c in iter_cols:
+                r = rows.get((wl, c))
+                cells.append(f"{r['iters']:.2f}" if r and r["iters"] is not None else "–")
+            lines.append(cells)
+        out += table(["workload"] + iter_cols, lines) + [""]
+    return "\n".join(out)
+
+
+def gnuplot_chart(png, name, workloads, columns, rows):
+    gp = shutil.which("gnuplot")
+    if gp is None:
+        print("plot.py: gnuplot not found, no chart", file=sys.stderr)
+        return False
+    panels = []
+    for query in ("hit", "distance"):
+        own, peers = ordered(columns, query)
+        cols = own + peers
+        if cols:
+            panels.append((query, cols))
+    if not panels:
+        return False
+    values = [r["mpairs"] for r in rows.values()]
+    ymin = 10 ** math.floor(math.log10(min(values))) if values else 0.1
+    ymax = 10 ** math.ceil(math.log10(max(values))) if values else 100
+    with tempfile.TemporaryDirectory() as tmp:
+        script = [
+            f"set terminal pngcairo size 1400,{420 * len(panels) + 80} font 'sans,11'",
+            f"set output '{png}'",
+            f"set multiplot layout {len(panels)},1 title 'gjkbatch: {name}  (pairs/s, one core, log scale)'",
+            "set style data histogram",
+            "set style histogram clustered gap 1",
+            "set style fill solid 0.85 border -1",
+            "set datafile missing '?'",
+            "set logscale y",
+            f"set yrange [{ymin}:{ymax}]",
+            "set ylabel 'Mpairs/s'",
+            "set grid ytics mytics",
+            "set key outside right top vertical",
+            "set lmargin at screen 0.06",   # same plot width in both panels
+            "set rmargin at screen 0.84",
+            "set xtics nomirror",
+        ]
+        for query, cols in panels:
+            dat = os.path.join(tmp, f"{query}.dat")
+            with open(dat, "w") as f:
+                f.write("workload " + " ".join(f'"{c}"' for c in cols) + "\n")
+                for wl in workloads:
+                    vals = [mpairs(rows, wl, c) for c in cols]
+                    f.write(f'"{wl}" ' + " ".join(f"{v:.6g}" if v else "?" for v in vals) + "\n")
+            colours = " ".join(COLOURS.get(c.split("/")[-1], "#000000") for c in cols)
+            script.append(f"set title '{query} query'")
+            script.append(f"colours = '{colours}'")
+            script.append(f"plot for [i=2:{len(cols) + 1}] '{dat}' using i:xtic(1) "
+                          "title columnheader(i) lc rgb word(colours, i - 1)")
+        script.append("unset multiplot")
+        subprocess.run([gp], input="\n".join(script) + "\n", text=True, check=True)
+    return True
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    path = sys.argv[1]
+    base, _ = os.path.splitext(path)
+    name = os.path.basename(base)
+    context, workloads, columns, rows = load(path)
+    if not rows:
+        print(f"plot.py: no benchmark results in {path}", file=sys.stderr)
+        return 1
+    with open(base + ".md", "w") as f:
+        f.write(markdown(name, context, workloads, columns, rows))
+    gnuplot_chart(base + ".png", name, workloads, columns, rows)
+    print(f"plot.py: wrote {base}.md" + (" and .png" if os.path.exists(base + ".png") else ""), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

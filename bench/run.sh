@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# run.sh - builds the benchmark (Release, with the libccd and Bullet peers)
+# in build-bench/, runs it pinned to one core with 5 repetitions (medians
+# reported), and writes bench/results/<machine>-<date>.json, .png and .md.
+#
+#   bench/run.sh                                  # the full run
+#   bench/run.sh --benchmark_min_time=0.1 --benchmark_filter=box-box
+#
+# Arguments go to the benchmark binary after the defaults, so they can
+# override them. GJKB_BENCH_NAME=name replaces <machine>-<date>. Run as root
+# on a fresh Debian, it installs the packages it needs first.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+build="$root/build-bench"
+results="$here/results"
+
+# ---- packages (libsimde-dev: the library itself builds against SIMDe) ---------
+pkgs=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libccd-dev libbullet-dev
+      gnuplot-nox python3 util-linux)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "run.sh: installing ${missing[*]}" >&2
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    else
+        echo "run.sh: missing packages: ${missing[*]} (run as root to install them)" >&2
+        exit 1
+    fi
+fi
+
+# ---- build -------------------------------------------------------------------
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+      -DGJKB_BENCH=ON -DGJKB_PEERS=ON -DGJKB_TESTS=OFF >/dev/null
+cmake --build "$build" -j2 --target gjkb_bench
+bin="$build/bench/gjkb_bench"
+
+# ---- name: a short CPU slug and the date --------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+[ -n "$cpu" ] || cpu=$(uname -m)
+machine=$(printf '%s' "$cpu" | sed -e 's/([^)]*)//g' -e 's/@.*//' -e 's/\bCPU\b//g' \
+          | tr '[:upper:]' '[:lower:]' | sed -e 's/[^a-z0-9]\+/-/g' -e 's/^-//' -e 's/-$//')
+name=${GJKB_BENCH_NAME:-$machine-$(date +%Y%m%d)}
+mkdir -p "$results"
+json="$results/$name.json"
+
+# ---- run -----------------------------------------------------------------------
+# One core, away from core 0 where interrupts tend to land.
+pin=()
+if command -v taskset >/dev/null; then
+    if [ "$(nproc)" -gt 1 ]; then pin=(taskset -c 1); else pin=(taskset -c 0); fi
+else
+    echo "run.sh: taskset not found, running unpinned" >&2
+fi
+"${pin[@]}" "$bin" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_context="cpu=$(printf '%s' "$cpu" | tr -s ',=' '  ')" \
+    --benchmark_out="$json.tmp" --benchmark_out_format=json "$@"
+mv "$json.tmp" "$json"
+
+python3 "$here/plot.py" "$json"
+echo "run.sh: wrote $json and its .png and .md" >&2

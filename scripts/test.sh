@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# test.sh - installs what is missing and runs every test suite:
+#   1. Release build (-Werror): all tests, every backend this CPU runs plus
+#      the SIMDe-emulated NEON kernel;
+#   2. ASan + UBSan build: all tests;
+#   3. aarch64 cross build run under qemu-aarch64: real NEON instructions.
+# GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
+# the native build; the sanitizer run uses 200,000 and the qemu run 20,000 to stay fast).
+# SKIP_CROSS=1 or SKIP_SANITIZE=1 leave a stage out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=(build)
+[ "${SKIP_CROSS:-0}" = 1 ] || jobs+=(cross)
+bash scripts/deps.sh "${jobs[@]}"
+n=$(nproc)
+
+echo "== native Release build"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON >/dev/null
+cmake --build build -j"$n" >/dev/null
+ctest --test-dir build --output-on-failure -j"$n"
+
+if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== ASan + UBSan build"
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGJKB_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j"$n" >/dev/null
+  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-200000} ctest --test-dir build-asan --output-on-failure -j"$n"
+fi
+
+if [ "${SKIP_CROSS:-0}" != 1 ]; then
+  echo "== aarch64 build under qemu-aarch64 (NEON native)"
+  cmake -S . -B build-aarch64 -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON \
+    -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake >/dev/null
+  cmake --build build-aarch64 -j"$n" >/dev/null
+  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-20000} ctest --test-dir build-aarch64 --output-on-failure -j"$n"
+fi
+echo "== all test suites passed"

@@ -1,0 +1,102 @@
+/* wide_common.h - helpers written once on top of the wide-op names:
+ * horizontal ops and 3-vectors of lanes. Every wide_<isa>.h includes this at
+ * its end, so a kernel includes only its ISA header. */
+#ifndef GJKB_WIDE_COMMON_H
+#define GJKB_WIDE_COMMON_H
+
+#ifndef GJKB_W
+#error "include one wide_<isa>.h header; it includes wide_common.h itself"
+#endif
+
+#include <math.h>
+
+/* ---- horizontal ops (through memory: for use outside hot loops) ----
+ * Defined on the lane values alone, so any lane order gives the same bits. */
+
+static inline float fw_lane(fw v, int i)
+{
+    float lanes[GJKB_W];
+    fw_storeu(lanes, v);
+    return lanes[i];
+}
+
+/* Largest lane, +0 above -0; if a lane is NaN, the lowest such lane. */
+static inline float fw_hmax(fw v)
+{
+    float lanes[GJKB_W];
+    fw_storeu(lanes, v);
+    float r = lanes[0];
+    for (int i = 0; i < GJKB_W; i++) {
+        float x = lanes[i];
+        if (x != x)
+            return x;
+        if (x > r || (x == r && !signbit(x)))
+            r = x;
+    }
+    return r;
+}
+
+/* Smallest lane, -0 below +0; if a lane is NaN, the lowest such lane. */
+static inline float fw_hmin(fw v)
+{
+    float lanes[GJKB_W];
+    fw_storeu(lanes, v);
+    float r = lanes[0];
+    for (int i = 0; i < GJKB_W; i++) {
+        float x = lanes[i];
+        if (x != x)
+            return x;
+        if (x < r || (x == r && signbit(x)))
+            r = x;
+    }
+    return r;
+}
+
+/* ---- 3-vectors of lanes ----
+ * The operation order is spelled out (no contraction is allowed by the
+ * build), so every width rounds identically. */
+typedef struct v3w {
+    fw x, y, z;
+} v3w;
+
+static inline v3w v3_make(fw x, fw y, fw z)
+{
+    v3w r = {x, y, z};
+    return r;
+}
+static inline v3w v3_zero(void) { return v3_make(fw_zero(), fw_zero(), fw_zero()); }
+static inline v3w v3_splat(float x, float y, float z) { return v3_make(fw_splat(x), fw_splat(y), fw_splat(z)); }
+/* Three aligned SoA arrays at the same offset. */
+static inline v3w v3_load(const float *x, const float *y, const float *z)
+{
+    return v3_make(fw_load(x), fw_load(y), fw_load(z));
+}
+static inline void v3_store(float *x, float *y, float *z, v3w v)
+{
+    fw_store(x, v.x);
+    fw_store(y, v.y);
+    fw_store(z, v.z);
+}
+static inline v3w v3_add(v3w a, v3w b) { return v3_make(fw_add(a.x, b.x), fw_add(a.y, b.y), fw_add(a.z, b.z)); }
+static inline v3w v3_sub(v3w a, v3w b) { return v3_make(fw_sub(a.x, b.x), fw_sub(a.y, b.y), fw_sub(a.z, b.z)); }
+static inline v3w v3_neg(v3w a) { return v3_make(fw_neg(a.x), fw_neg(a.y), fw_neg(a.z)); }
+static inline v3w v3_scale(v3w a, fw s) { return v3_make(fw_mul(a.x, s), fw_mul(a.y, s), fw_mul(a.z, s)); }
+/* (x*x' + y*y') + z*z' */
+static inline fw v3_dot(v3w a, v3w b)
+{
+    return fw_add(fw_add(fw_mul(a.x, b.x), fw_mul(a.y, b.y)), fw_mul(a.z, b.z));
+}
+static inline fw v3_len2(v3w a) { return v3_dot(a, a); }
+static inline v3w v3_cross(v3w a, v3w b)
+{
+    return v3_make(fw_sub(fw_mul(a.y, b.z), fw_mul(a.z, b.y)),
+                   fw_sub(fw_mul(a.z, b.x), fw_mul(a.x, b.z)),
+                   fw_sub(fw_mul(a.x, b.y), fw_mul(a.y, b.x)));
+}
+/* m ? a : b per lane */
+static inline v3w v3_sel(mw m, v3w a, v3w b)
+{
+    return v3_make(fw_sel(m, a.x, b.x), fw_sel(m, a.y, b.y), fw_sel(m, a.z, b.z));
+}
+
+#endif /* GJKB_WIDE_COMMON_H */

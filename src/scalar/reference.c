@@ -1,0 +1,614 @@
+/* reference.c - the independent reference GJK: one pair at a time, in double
+ * precision, written to be read and trusted rather than to be fast. Every
+ * other backend is checked against it.
+ *
+ * Each shape is a core (point, segment, box, cylinder, cone or hull) plus a
+ * margin. GJK runs on the cores in A's local frame, on the Minkowski
+ * difference D = coreA - coreB: the cores are dc = min |x| over x in D
+ * apart, and v, the point of D closest to the origin, gives the axis
+ * n = -v / |v| from A to B. The margins are subtracted at the end.
+ *
+ * GJK keeps two bounds on dc: |v| for any point v of D is an upper bound,
+ * and for any axis v, (v . w) / |v| with w = support of D in direction -v is
+ * a lower bound, because every x in D has v . x >= v . w. Every stopping test
+ * compares these bounds relative to the lengths involved. */
+#include "internal.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Relative duality gap at which the distance counts as converged:
+ * (|v| - best lower bound) / |v| <= REF_GAP. Polytopes end exactly; curved
+ * pairs converge linearly, and this bound keeps them well inside the
+ * default 64 iterations (measured up to ~56 on random pairs). */
+#ifndef REF_GAP
+#define REF_GAP 1e-11
+#endif
+/* Rounding noise of the lower bound in units of the largest simplex point:
+ * a gap below it cannot be resolved in double, so it also counts as
+ * converged (it matters when |v| is small against the points of D). */
+#define REF_NOISE (16.0 * DBL_EPSILON)
+/* |v| this small against the simplex points is zero within rounding: the
+ * origin is in D (the cores touch or overlap). */
+#define REF_ZERO 1e-14
+/* A tetrahedron whose volume is below REF_FLAT * (longest edge)^3 is flat:
+ * the signs of its barycentric coordinates are noise, so only its faces are
+ * trusted. */
+#define REF_FLAT 1e-12
+
+/* ---- small vector algebra ---------------------------------------------- */
+
+typedef struct ref_vec {
+    double x, y, z;
+} ref_vec;
+
+static ref_vec vec(double x, double y, double z)
+{
+    ref_vec r = { x, y, z };
+    return r;
+}
+static ref_vec add(ref_vec a, ref_vec b) { return vec(a.x + b.x, a.y + b.y, a.z + b.z); }
+static ref_vec sub(ref_vec a, ref_vec b) { return vec(a.x - b.x, a.y - b.y, a.z - b.z); }
+static ref_vec scale(ref_vec a, double s) { return vec(a.x * s, a.y * s, a.z * s); }
+static ref_vec neg(ref_vec a) { return vec(-a.x, -a.y, -a.z); }
+static double dot(ref_vec a, ref_vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static ref_vec cross(ref_vec a, ref_vec b)
+{
+    return vec(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static bool same(ref_vec a, ref_vec b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+typedef struct ref_mat {
+    double m[3][3];
+} ref_mat;
+
+static ref_vec mul(const ref_mat *r, ref_vec v)
+{
+    return vec(r->m[0][0] * v.x + r->m[0][1] * v.y + r->m[0][2] * v.z,
+               r->m[1][0] * v.x + r->m[1][1] * v.y + r->m[1][2] * v.z,
+               r->m[2][0] * v.x + r->m[2][1] * v.y + r->m[2][2] * v.z);
+}
+
+/* r^T v: for a rotation, the inverse rotation. */
+static ref_vec mul_t(const ref_mat *r, ref_vec v)
+{
+    return vec(r->m[0][0] * v.x + r->m[1][0] * v.y + r->m[2][0] * v.z,
+               r->m[0][1] * v.x + r->m[1][1] * v.y + r->m[2][1] * v.z,
+               r->m[0][2] * v.x + r->m[1][2] * v.y + r->m[2][2] * v.z);
+}
+
+/* Rotation matrix of a quaternion (w, x, y, z), normalized here in double. */
+static ref_mat rotation(const float q[4])
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    double len = sqrt(w * w + x * x + y * y + z * z);
+    w /= len, x /= len, y /= len, z /= len;
+    ref_mat r = { {
+        { 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y) },
+        { 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x) },
+        { 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) },
+    } };
+    return r;
+}
+
+/* ---- cores and their support functions --------------------------------- */
+
+/* A core in solver units (see ref_pair.unit). */
+typedef struct ref_core {
+    gjkb_kind kind;
+    double sx, sy, sz;        /* box half extents; radius sx and half height sz */
+    const float *hx, *hy, *hz; /* hull points, in the shape's own units */
+    uint32_t count;
+    double hull_scale;        /* hull point to solver units */
+} ref_core;
+
+/* Point of the disk of radius r in the xy plane furthest along u. When u has
+ * no xy component every point of the disk is furthest: take its centre. */
+static ref_vec disk_support(double r, ref_vec u)
+{
+    double len = hypot(u.x, u.y);
+    if (!(len > 0.0))
+        return vec(0.0, 0.0, 0.0);
+    return vec(r * (u.x / len), r * (u.y / len), 0.0);
+}
+
+/* A point of the core that is furthest along u (u non-zero, core frame). */
+static ref_vec core_support(const ref_core *c, ref_vec u)
+{
+    switch (c->kind) {
+    case GJKB_SPHERE:
+        return vec(0.0, 0.0, 0.0);
+    case GJKB_CAPSULE:
+        return vec(0.0, 0.0, u.z >= 0.0 ? c->sz : -c->sz);
+    case GJKB_BOX:
+        return vec(u.x >= 0.0 ? c->sx : -c->sx, u.y >= 0.0 ? c->sy : -c->sy, u.z >= 0.0 ? c->sz : -c->sz);
+    case GJKB_CYLINDER: {
+        ref_vec p = disk_support(c->sx, u);
+        p.z = u.z >= 0.0 ? c->sz : -c->sz;
+        return p;
+    }
+    case GJKB_CONE: {
+        ref_vec apex = vec(0.0, 0.0, c->sz);
+        ref_vec rim = disk_support(c->sx, u);
+        rim.z = -c->sz;
+        return dot(apex, u) >= dot(rim, u) ? apex : rim;
+    }
+    case GJKB_HULL: {
+        /* First point of largest projection wins, so ties are deterministic. */
+        ref_vec best = vec(c->hx[0], c->hy[0], c->hz[0]);
+        double best_dot = dot(best, u);
+        for (uint32_t i = 1; i < c->count; i++) {
+            ref_vec p = vec(c->hx[i], c->hy[i], c->hz[i]);
+            double d = dot(p, u);
+            if (d > best_dot) {
+                best = p;
+                best_dot = d;
+            }
+        }
+        return scale(best, c->hull_scale);
+    }
+    default:
+        return vec(0.0, 0.0, 0.0);
+    }
+}
+
+/* The pair in A's frame, lengths in solver units: a power of two near the
+ * pair's scale, so that rescaling is exact and squared lengths can neither
+ * underflow nor overflow. */
+typedef struct ref_pair {
+    ref_core a, b;
+    ref_mat rot;   /* B's rotation in A's frame */
+    ref_vec off;   /* B's origin in A's frame */
+} ref_pair;
+
+/* A vertex of D with the core points it came from: y = pa - pb. */
+typedef struct ref_vertex {
+    ref_vec y, pa, pb;
+} ref_vertex;
+
+/* Support of D = coreA - coreB along u: A's furthest point along u minus
+ * B's furthest point along -u. */
+static ref_vertex pair_support(const ref_pair *pr, ref_vec u)
+{
+    ref_vertex w;
+    w.pa = core_support(&pr->a, u);
+    w.pb = add(mul(&pr->rot, core_support(&pr->b, mul_t(&pr->rot, neg(u)))), pr->off);
+    w.y = sub(w.pa, w.pb);
+    return w;
+}
+
+/* ---- the distance sub-algorithm ----------------------------------------
+ * Closest point to the origin of the simplex spanned by 1 to 4 points, as
+ * the feature (vertex, edge, face or the solid tetrahedron) that holds it
+ * and the barycentric weights of the point on that feature. */
+
+typedef struct ref_closest {
+    int n;          /* vertices of the feature */
+    int idx[4];     /* their indices in the simplex */
+    double w[4];    /* barycentric weights, summing to 1 */
+    ref_vec p;      /* the closest point */
+    double dist2;   /* |p|^2 */
+    bool inside;    /* the origin is inside the solid tetrahedron */
+} ref_closest;
+
+static ref_closest feature(const ref_vec *y, int n, const int *idx, const double *w)
+{
+    ref_closest c = { .n = n }; /* unused slots zero */
+    for (int k = 0; k < n; k++) {
+        c.idx[k] = idx[k];
+        c.w[k] = w[k];
+        c.p = add(c.p, scale(y[idx[k]], w[k]));
+    }
+    c.dist2 = dot(c.p, c.p);
+    return c;
+}
+
+/* The nearer of two candidates; on a tie the first (lower-dimensional). */
+static ref_closest nearer(ref_closest a, ref_closest b)
+{
+    return b.dist2 < a.dist2 ? b : a;
+}
+
+static ref_closest closest_vertex(const ref_vec *y, int i)
+{
+    const double one = 1.0;
+    return feature(y, 1, &i, &one);
+}
+
+/* Segment i-j: the origin lies beyond i, beyond j, or between them. The
+ * region tests also settle a zero-length segment (it is vertex i). */
+static ref_closest closest_segment(const ref_vec *y, int i, int j)
+{
+    ref_vec e = sub(y[j], y[i]);
+    double toward_j = -dot(y[i], e); /* how far past i the origin projects */
+    double toward_i = dot(y[j], e);  /* how far before j it projects */
+    if (!(toward_j > 0.0))
+        return closest_vertex(y, i);
+    if (!(toward_i > 0.0))
+        return closest_vertex(y, j);
+    /* Both are positive and add up to |e|^2: dividing by their sum keeps the
+     * weights a convex combination even under rounding. */
+    double sum = toward_i + toward_j;
+    int idx[2] = { i, j };
+    double w[2] = { toward_i / sum, toward_j / sum };
+    return feature(y, 2, idx, w);
+}
+
+/* Rotates triangle i-j-k to a-b-c so that a is the corner opposite the
+ * longest edge: the widest angle, whose two edges are the least parallel.
+ * Edge vectors are exact to rounding (differences of nearby points), so
+ * formulas built on these two edges keep full relative precision even for
+ * a needle-thin triangle; built on two nearly parallel edges they would not. */
+static void widest_corner(const ref_vec *y, int i, int j, int k, int *a, int *b, int *c)
+{
+    ref_vec ij = sub(y[j], y[i]), jk = sub(y[k], y[j]), ki = sub(y[i], y[k]);
+    double lij = dot(ij, ij), ljk = dot(jk, jk), lki = dot(ki, ki);
+    if (ljk >= lij && ljk >= lki)
+        *a = i, *b = j, *c = k;
+    else if (lki >= lij)
+        *a = j, *b = k, *c = i;
+    else
+        *a = k, *b = i, *c = j;
+}
+
+/* Triangle i-j-k. From its widest corner a, with edges e1 = b - a and
+ * e2 = c - a and normal n = e1 x e2, the origin projects to
+ * a + wb e1 + wc e2, where wb and wc are the signed areas the projection
+ * forms with those edges over the whole area (wa = 1 - wb - wc). If all
+ * three are positive the interior holds the closest point; otherwise the
+ * boundary does. A degenerate triangle has meaningless coordinates, so the
+ * interior point is also compared with the edges and the nearer kept: every
+ * candidate is a point of the triangle, so the choice can only improve the
+ * answer. */
+static ref_closest closest_triangle(const ref_vec *y, int i, int j, int k)
+{
+    ref_closest best = nearer(nearer(closest_segment(y, i, j), closest_segment(y, j, k)),
+                              closest_segment(y, k, i));
+    int a, b, c;
+    widest_corner(y, i, j, k, &a, &b, &c);
+    ref_vec e1 = sub(y[b], y[a]), e2 = sub(y[c], y[a]), to_origin = neg(y[a]);
+    ref_vec n = cross(e1, e2);
+    double nn = dot(n, n);
+    if (nn > 0.0) {
+        double wb = dot(cross(to_origin, e2), n) / nn;
+        double wc = dot(cross(e1, to_origin), n) / nn;
+        double wa = 1.0 - wb - wc;
+        if (wa > 0.0 && wb > 0.0 && wc > 0.0) {
+            int idx[3] = { a, b, c };
+            double w[3] = { wa, wb, wc };
+            best = nearer(best, feature(y, 3, idx, w));
+        }
+    }
+    return best;
+}
+
+/* Tetrahedron 0-1-2-3. The origin is inside when, for every face, it lies
+ * on the same side as the opposite vertex (or on the face). Each side test
+ * uses that face's own normal; the ratio of the two sides is the origin's
+ * barycentric coordinate for the opposite vertex. A flat tetrahedron has no
+ * reliable inside, and an outside origin is closest to the boundary: in both
+ * cases the nearest of the four faces is the answer. */
+static ref_closest closest_tetrahedron(const ref_vec *y)
+{
+    static const int opposite[4][3] = { { 1, 2, 3 }, { 0, 3, 2 }, { 0, 1, 3 }, { 0, 2, 1 } };
+    double edge2 = 0.0;
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++) {
+            ref_vec e = sub(y[j], y[i]);
+            edge2 = fmax(edge2, dot(e, e));
+        }
+    double flat = REF_FLAT * edge2 * sqrt(edge2);
+
+    bool inside = true;
+    double lambda[4], sum = 0.0;
+    for (int i = 0; i < 4 && inside; i++) {
+        const int *f = opposite[i];
+        int a, b, c;
+        widest_corner(y, f[0], f[1], f[2], &a, &b, &c);
+        ref_vec n = cross(sub(y[b], y[a]), sub(y[c], y[a]));
+        double vertex_side = dot(n, sub(y[i], y[a])); /* +-6 * volume */
+        double origin_side = -dot(n, y[a]);
+        if (!(fabs(vertex_side) > flat))
+            inside = false; /* flat */
+        else {
+            lambda[i] = origin_side / vertex_side;
+            inside = lambda[i] >= 0.0;
+            sum += lambda[i];
+        }
+    }
+    if (inside) {
+        static const int all[4] = { 0, 1, 2, 3 };
+        double w[4];
+        for (int i = 0; i < 4; i++)
+            w[i] = lambda[i] / sum;
+        ref_closest c = feature(y, 4, all, w);
+        c.p = vec(0.0, 0.0, 0.0);
+        c.dist2 = 0.0;
+        c.inside = true;
+        return c;
+    }
+    ref_closest best = closest_triangle(y, 0, 1, 2);
+    for (int i = 0; i < 3; i++)
+        best = nearer(best, closest_triangle(y, opposite[i][0], opposite[i][1], opposite[i][2]));
+    return best;
+}
+
+/* The simplex: up to 4 vertices of D. */
+typedef struct ref_simplex {
+    int n;
+    ref_vertex v[4];
+} ref_simplex;
+
+static ref_closest simplex_closest(const ref_simplex *s)
+{
+    ref_vec y[4];
+    for (int i = 0; i < s->n; i++)
+        y[i] = s->v[i].y;
+    switch (s->n) {
+    case 1: return closest_vertex(y, 0);
+    case 2: return closest_segment(y, 0, 1);
+    case 3: return closest_triangle(y, 0, 1, 2);
+    default: return closest_tetrahedron(y);
+    }
+}
+
+/* Keeps only the feature's vertices; returns the closest point's core
+ * points (its witnesses) through ca and cb. */
+static void simplex_reduce(ref_simplex *s, const ref_closest *c, ref_vec *ca, ref_vec *cb)
+{
+    ref_simplex kept;
+    kept.n = c->n;
+    *ca = vec(0.0, 0.0, 0.0);
+    *cb = vec(0.0, 0.0, 0.0);
+    for (int k = 0; k < c->n; k++) {
+        kept.v[k] = s->v[c->idx[k]];
+        *ca = add(*ca, scale(kept.v[k].pa, c->w[k]));
+        *cb = add(*cb, scale(kept.v[k].pb, c->w[k]));
+    }
+    *s = kept;
+}
+
+static bool simplex_has(const ref_simplex *s, ref_vec y)
+{
+    for (int i = 0; i < s->n; i++)
+        if (same(s->v[i].y, y))
+            return true;
+    return false;
+}
+
+/* Largest |y|^2 over the simplex: the scale of its rounding errors. */
+static double simplex_norm2(const ref_simplex *s)
+{
+    double m = 0.0;
+    for (int i = 0; i < s->n; i++)
+        m = fmax(m, dot(s->v[i].y, s->v[i].y));
+    return m;
+}
+
+/* ---- the query ------------------------------------------------------------ */
+
+/* How the GJK loop ended. */
+typedef enum ref_stop {
+    STOP_LIMIT,      /* iteration bound reached */
+    STOP_CONVERGED,  /* v is the closest point within the gap tolerance */
+    STOP_ENCLOSED,   /* the origin is in D: the cores touch or overlap */
+    STOP_APART,      /* hit mode: a support plane proves a gap above tolerance */
+    STOP_TOUCHING,   /* hit mode: |v| proves a gap within tolerance */
+    STOP_BEYOND      /* distance mode: proven farther than max_distance */
+} ref_stop;
+
+static ref_core make_core(const gjkb_context *ctx, const gjkb_shape *s, double inv_unit)
+{
+    ref_core c = { s->kind, s->size[0] * inv_unit, s->size[1] * inv_unit, s->size[2] * inv_unit,
+                   NULL, NULL, NULL, 0, inv_unit };
+    if (s->kind == GJKB_HULL) {
+        const gjkb__hull *h = &ctx->hulls[s->hull];
+        c.hx = ctx->hx + h->first;
+        c.hy = ctx->hy + h->first;
+        c.hz = ctx->hz + h->first;
+        c.count = h->n;
+    }
+    return c;
+}
+
+/* Margin of the whole shape: the user's plus a sphere's or capsule's radius. */
+static double total_margin(const gjkb_shape *s)
+{
+    double m = s->margin;
+    if (s->kind == GJKB_SPHERE || s->kind == GJKB_CAPSULE)
+        m += s->size[0];
+    return m;
+}
+
+/* Largest absolute component: a cheap length for picking a scale. */
+static double max_abs(ref_vec v)
+{
+    return fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+}
+
+/* v / max|v_i|: the same direction with length in [1, sqrt 3], so that any
+ * finite non-zero axis, however long or short, can be squared safely. */
+static ref_vec tame(ref_vec v)
+{
+    double m = max_abs(v);
+    return vec(v.x / m, v.y / m, v.z / m);
+}
+
+/* The first search axis v. It is not yet a point of D: GJK searches along
+ * -v, from A toward B, because the closest point of D points from B to A.
+ * The warm axis (world, A to B) when usable, else the centre offset, else
+ * any fixed axis (coincident centres). */
+static ref_vec start_axis(const ref_mat *rot_a, const double warm[3], ref_vec off)
+{
+    if (warm && isfinite(warm[0]) && isfinite(warm[1]) && isfinite(warm[2])) {
+        ref_vec w = vec(warm[0], warm[1], warm[2]);
+        if (max_abs(w) > 0.0)
+            return neg(mul_t(rot_a, tame(w)));
+    }
+    if (max_abs(off) > 0.0)
+        return neg(tame(off));
+    return vec(1.0, 0.0, 0.0);
+}
+
+static gjkb_result nan_result(gjkb_status status, uint32_t iterations, double distance)
+{
+    gjkb_result r;
+    r.status = status;
+    r.iterations = iterations;
+    r.distance = distance;
+    for (int k = 0; k < 3; k++)
+        r.a[k] = r.b[k] = r.n[k] = NAN;
+    return r;
+}
+
+gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
+                            const gjkb__params *p, const double warm[3])
+{
+    /* Pose of B in A's frame. */
+    ref_mat rot_a = rotation(a->rot), rot_b = rotation(b->rot);
+    ref_vec pos_a = vec(a->pos[0], a->pos[1], a->pos[2]);
+    ref_vec off = mul_t(&rot_a, sub(vec(b->pos[0], b->pos[1], b->pos[2]), pos_a));
+    ref_pair pr;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            pr.rot.m[r][c] = rot_a.m[0][r] * rot_b.m[0][c] + rot_a.m[1][r] * rot_b.m[1][c] +
+                             rot_a.m[2][r] * rot_b.m[2][c];
+
+    /* Scale and solver unit: a power of two near the scale, or near the
+     * offset for two bare points (scale 0); never so small that its inverse
+     * overflows. */
+    double margin_a = total_margin(a), margin_b = total_margin(b);
+    double pair_scale = gjkb__core_radius(ctx, a) + margin_a + gjkb__core_radius(ctx, b) + margin_b;
+    double basis = pair_scale > 0.0 ? pair_scale : max_abs(off);
+    int exponent = basis > 0.0 ? ilogb(basis) : 0;
+    if (exponent < DBL_MIN_EXP)
+        exponent = DBL_MIN_EXP;
+    double unit = ldexp(1.0, exponent), inv_unit = ldexp(1.0, -exponent);
+    pr.a = make_core(ctx, a, inv_unit);
+    pr.b = make_core(ctx, b, inv_unit);
+    pr.off = scale(off, inv_unit);
+    double margins = (margin_a + margin_b) * inv_unit;
+    double tol = p->tolerance * pair_scale * inv_unit;
+    double max_dist = p->max_distance * inv_unit; /* +inf stays +inf */
+    bool hit = p->mode == GJKB_HIT;
+
+    /* GJK. Each iteration evaluates one support point w and then, in order:
+     * hit mode stops once a support plane proves a gap above tolerance;
+     * convergence (w already known, or the bounds within REF_GAP); distance
+     * mode stops once the gap is proven beyond max_distance; w joins the
+     * simplex, which shrinks to the feature closest to the origin; the
+     * origin inside (or within rounding of) the simplex means contact;
+     * a v no shorter than before means rounding has taken over; hit mode
+     * stops once |v| proves contact within tolerance. */
+    ref_vec v = start_axis(&rot_a, warm, pr.off);
+    bool have_v = false;    /* v is the closest point of the simplex */
+    ref_vec ca = v, cb = v; /* core points of v, valid with have_v */
+    ref_simplex simplex;
+    simplex.n = 0;
+    ref_stop stop = STOP_LIMIT;
+    ref_vertex w = { v, v, v }; /* last support point (set before any use) */
+    double lower = -INFINITY;   /* best lower bound proven by a support plane */
+    uint32_t it = 0;
+    while (it < p->max_iterations) {
+        w = pair_support(&pr, neg(v));
+        it++;
+        double vv = dot(v, v), vlen = sqrt(vv);
+        lower = fmax(lower, dot(v, w.y) / vlen);
+        if (hit && lower - margins > tol) {
+            stop = STOP_APART;
+            break;
+        }
+        if (have_v) {
+            /* w adds nothing new, or the gap between the bounds is closed. */
+            double norm = sqrt(fmax(simplex_norm2(&simplex), dot(w.y, w.y)));
+            if (simplex_has(&simplex, w.y) || vlen - lower <= REF_GAP * vlen + REF_NOISE * norm) {
+                stop = STOP_CONVERGED;
+                break;
+            }
+        }
+        if (lower - margins > max_dist) {
+            stop = STOP_BEYOND;
+            break;
+        }
+
+        ref_simplex before = simplex;
+        simplex.v[simplex.n++] = w;
+        ref_closest c = simplex_closest(&simplex);
+        if (c.inside || c.dist2 <= REF_ZERO * REF_ZERO * simplex_norm2(&simplex)) {
+            stop = STOP_ENCLOSED;
+            break;
+        }
+        if (have_v && !(c.dist2 < vv)) {
+            /* No progress: rounding has the last word; keep the better v. */
+            simplex = before;
+            stop = STOP_CONVERGED;
+            break;
+        }
+        simplex_reduce(&simplex, &c, &ca, &cb);
+        v = c.p;
+        have_v = true;
+        if (hit && sqrt(c.dist2) - margins <= tol) {
+            stop = STOP_TOUCHING;
+            break;
+        }
+    }
+
+    /* ---- verdict ---- */
+    if (stop == STOP_ENCLOSED)
+        return nan_result(GJKB_OVERLAP, it, 0.0);
+    if (hit) {
+        if (stop == STOP_APART)
+            return nan_result(GJKB_SEPARATED, it, NAN);
+        if (stop == STOP_TOUCHING)
+            return nan_result(GJKB_OVERLAP, it, 0.0);
+        if (stop == STOP_LIMIT)
+            return nan_result(GJKB_LIMIT, it, NAN);
+        /* Converged: the estimate decides, as in distance mode. */
+        return sqrt(dot(v, v)) - margins <= tol ? nan_result(GJKB_OVERLAP, it, 0.0)
+                                                : nan_result(GJKB_SEPARATED, it, NAN);
+    }
+
+    gjkb_status status;
+    double dist, core_dist = sqrt(dot(v, v));
+    if (stop == STOP_BEYOND) {
+        /* v proves the gap; when it is still the start axis, the support
+         * points just found are the only estimate there is. */
+        status = GJKB_SEPARATED;
+        dist = lower - margins;
+        if (!have_v) {
+            ca = w.pa;
+            cb = w.pb;
+        }
+    } else if (!have_v) {
+        return nan_result(GJKB_LIMIT, it, NAN); /* no estimate at all */
+    } else {
+        dist = core_dist - margins;
+        if (dist <= tol) {
+            /* Touching or margins overlapping (the upper bound proves it even
+             * at the iteration limit). Witnesses only while the cores are
+             * apart: otherwise there is no axis. */
+            if (core_dist <= tol)
+                return nan_result(GJKB_OVERLAP, it, 0.0);
+            status = GJKB_OVERLAP;
+            dist = 0.0;
+        } else {
+            status = stop == STOP_LIMIT ? GJKB_LIMIT : GJKB_SEPARATED;
+        }
+    }
+
+    /* Margin-surface points and the axis, back to world coordinates. */
+    ref_vec n = scale(v, -1.0 / core_dist);
+    ref_vec pa = add(ca, scale(n, margin_a * inv_unit));
+    ref_vec pb = sub(cb, scale(n, margin_b * inv_unit));
+    ref_vec wa = add(pos_a, mul(&rot_a, scale(pa, unit)));
+    ref_vec wb = add(pos_a, mul(&rot_a, scale(pb, unit)));
+    ref_vec wn = mul(&rot_a, n);
+    gjkb_result r;
+    r.status = status;
+    r.iterations = it;
+    r.distance = dist * unit;
+    r.a[0] = wa.x, r.a[1] = wa.y, r.a[2] = wa.z;
+    r.b[0] = wb.x, r.b[1] = wb.y, r.b[2] = wb.z;
+    r.n[0] = wn.x, r.n[1] = wn.y, r.n[2] = wn.z;
+    return r;
+}

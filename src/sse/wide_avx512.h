@@ -1,0 +1,157 @@
+/* wide_avx512.h - the wide-op vocabulary at 16 lanes on AVX-512 (F, VL, DQ,
+ * BW), through SIMDe (real instructions with -mavx512f -mavx512vl
+ * -mavx512dq -mavx512bw, emulated otherwise, e.g. on ARM).
+ * Semantics are those of scalar/wide_scalar.h, lane by lane, bit for bit.
+ * Masks are simde__mmask16 bit masks: bit i is lane i. */
+#ifndef GJKB_WIDE_AVX512_H
+#define GJKB_WIDE_AVX512_H
+
+#ifdef GJKB_W
+#error "only one wide_<isa>.h header may be included per translation unit"
+#endif
+
+#include <math.h>
+#include <stdint.h>
+#include <simde/x86/avx512.h>
+
+#define GJKB_W 16
+#define GJKB_WIDE_NAME "avx512"
+#define GJKB_ALIGN 64
+
+typedef simde__m512 fw;
+typedef simde__mmask16 mw;
+typedef simde__m512i iw;
+
+/* ---- float lanes ---- */
+static inline fw fw_zero(void) { return simde_mm512_setzero_ps(); }
+static inline fw fw_splat(float x) { return simde_mm512_set1_ps(x); }
+static inline fw fw_load(const float *p) { return simde_mm512_load_ps(p); }
+static inline fw fw_loadu(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void fw_store(float *p, fw v) { simde_mm512_store_ps(p, v); }
+static inline void fw_storeu(float *p, fw v) { simde_mm512_storeu_ps(p, v); }
+
+static inline fw fw_add(fw a, fw b) { return simde_mm512_add_ps(a, b); }
+static inline fw fw_sub(fw a, fw b) { return simde_mm512_sub_ps(a, b); }
+static inline fw fw_mul(fw a, fw b) { return simde_mm512_mul_ps(a, b); }
+static inline fw fw_div(fw a, fw b) { return simde_mm512_div_ps(a, b); }
+static inline fw fw_sqrt(fw a) { return simde_mm512_sqrt_ps(a); }
+/* Sign-bit ops as integer logic: SIMDe's emulated abs_ps compares with
+ * zero, which is wrong for -0 and NaN. */
+static inline fw fw_neg(fw a)
+{
+    return simde_mm512_castsi512_ps(
+        simde_mm512_xor_si512(simde_mm512_castps_si512(a), simde_mm512_set1_epi32(INT32_MIN)));
+}
+static inline fw fw_abs(fw a)
+{
+    return simde_mm512_castsi512_ps(
+        simde_mm512_and_si512(simde_mm512_castps_si512(a), simde_mm512_set1_epi32(INT32_MAX)));
+}
+/* One vpternlogd: 0xCA is "first ? second : third" per bit. */
+static inline fw fw_copysign(fw mag, fw sgn)
+{
+    return simde_mm512_castsi512_ps(simde_mm512_ternarylogic_epi32(
+        simde_mm512_set1_epi32(INT32_MIN), simde_mm512_castps_si512(sgn), simde_mm512_castps_si512(mag), 0xCA));
+}
+/* vminps/vmaxps are exactly (a < b) ? a : b and (a > b) ? a : b. */
+static inline fw fw_min(fw a, fw b) { return simde_mm512_min_ps(a, b); }
+static inline fw fw_max(fw a, fw b) { return simde_mm512_max_ps(a, b); }
+/* mask_blend takes the second source where the mask bit is set. */
+static inline fw fw_sel(mw m, fw a, fw b) { return simde_mm512_mask_blend_ps(m, b, a); }
+
+static inline mw fw_lt(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+static inline mw fw_le(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
+static inline mw fw_gt(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline mw fw_ge(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
+static inline mw fw_eq(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
+static inline mw fw_neq(fw a, fw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_NEQ_UQ); }
+static inline mw fw_isfinite(fw a)
+{
+    return simde_mm512_cmp_ps_mask(fw_abs(a), simde_mm512_set1_ps(INFINITY), SIMDE_CMP_LT_OQ);
+}
+
+/* ---- masks (plain integer ops; the compiler keeps them in k registers
+ * where that pays) ---- */
+static inline mw mw_true(void) { return (mw)0xFFFFu; }
+static inline mw mw_false(void) { return (mw)0u; }
+static inline mw mw_and(mw a, mw b) { return (mw)(a & b); }
+static inline mw mw_or(mw a, mw b) { return (mw)(a | b); }
+static inline mw mw_xor(mw a, mw b) { return (mw)(a ^ b); }
+static inline mw mw_not(mw a) { return (mw)(~a & 0xFFFFu); }
+static inline mw mw_andnot(mw a, mw b) { return (mw)(a & ~b & 0xFFFFu); }
+static inline int mw_any(mw m) { return m != 0; }
+static inline int mw_all(mw m) { return m == 0xFFFFu; }
+static inline unsigned mw_bits(mw m) { return (unsigned)m; }
+static inline mw mw_from_bits(unsigned bits) { return (mw)(bits & 0xFFFFu); }
+
+/* ---- int32 lanes ---- */
+static inline iw iw_zero(void) { return simde_mm512_setzero_si512(); }
+static inline iw iw_splat(int32_t x) { return simde_mm512_set1_epi32(x); }
+static inline iw iw_load(const int32_t *p) { return simde_mm512_load_si512(p); }
+static inline iw iw_loadu(const int32_t *p) { return simde_mm512_loadu_si512(p); }
+static inline void iw_store(int32_t *p, iw v) { simde_mm512_store_si512(p, v); }
+static inline iw iw_add(iw a, iw b) { return simde_mm512_add_epi32(a, b); }
+static inline iw iw_sub(iw a, iw b) { return simde_mm512_sub_epi32(a, b); }
+static inline iw iw_min(iw a, iw b) { return simde_mm512_min_epi32(a, b); }
+static inline iw iw_max(iw a, iw b) { return simde_mm512_max_epi32(a, b); }
+static inline iw iw_sel(mw m, iw a, iw b) { return simde_mm512_mask_blend_epi32(m, b, a); }
+static inline mw iw_lt(iw a, iw b) { return simde_mm512_cmpgt_epi32_mask(b, a); }
+static inline mw iw_eq(iw a, iw b) { return simde_mm512_cmpeq_epi32_mask(a, b); }
+/* A load from a table: GCC builds setr_epi32 lane by lane here. */
+static inline iw iw_lane_index(void)
+{
+    static const _Alignas(64) int32_t lane[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    return simde_mm512_load_si512(lane);
+}
+
+static inline mw mw_first_n(int n) { return simde_mm512_cmpgt_epi32_mask(simde_mm512_set1_epi32(n), iw_lane_index()); }
+
+/* SIMDe 0.7 has no 512-bit gather or int->float conversion: use the
+ * intrinsics when native, a lane loop when emulated. */
+static inline fw fw_gather(const float *base, iw idx)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_i32gather_ps(idx, base, 4);
+#else
+    int32_t ix[16];
+    float r[16];
+    simde_mm512_storeu_si512(ix, idx);
+    for (int i = 0; i < 16; i++)
+        r[i] = base[ix[i]];
+    return simde_mm512_loadu_ps(r);
+#endif
+}
+static inline fw fw_from_iw(iw a)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_cvtepi32_ps(a);
+#else
+    int32_t ia[16];
+    float r[16];
+    simde_mm512_storeu_si512(ia, a);
+    for (int i = 0; i < 16; i++)
+        r[i] = (float)ia[i];
+    return simde_mm512_loadu_ps(r);
+#endif
+}
+
+/* Reinterpretation of a lane's bits, int32 bit ops and int32 gathers. */
+static inline iw fw_bits(fw a) { return simde_mm512_castps_si512(a); }
+static inline fw fw_from_bits(iw a) { return simde_mm512_castsi512_ps(a); }
+static inline iw iw_and(iw a, iw b) { return simde_mm512_and_si512(a, b); }
+static inline iw iw_gather(const int32_t *base, iw idx)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_i32gather_epi32(idx, base, 4);
+#else
+    int32_t ix[16], r[16];
+    simde_mm512_storeu_si512(ix, idx);
+    for (int i = 0; i < 16; i++)
+        r[i] = base[ix[i]];
+    return simde_mm512_loadu_si512(r);
+#endif
+}
+
+#include "../kernel/wide_common.h"
+
+#endif /* GJKB_WIDE_AVX512_H */

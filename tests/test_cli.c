@@ -1,0 +1,992 @@
+/* test_cli.c - the pair file parser and CSV writer (tools/pairfile.c), run
+ * through the library on every available backend against hand-computed
+ * answers, and the gjkbatch binary end to end (its path comes from the
+ * GJKBATCH_CLI environment variable that CTest sets). */
+#define _POSIX_C_SOURCE 200809L /* fork, mkdtemp */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../tools/pairfile.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static FILE *text_file(const char *text)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    rewind(f);
+    return f;
+}
+
+/* The whole content of f (from the start), NUL-terminated. */
+static char *slurp(FILE *f)
+{
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    assert_true(n >= 0);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    return s;
+}
+
+static char *slurp_path(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *s = slurp(f);
+    fclose(f);
+    return s;
+}
+
+static pairfile_status parse(const char *text, pairfile *pf, pairfile_error *err)
+{
+    FILE *f = text_file(text);
+    pairfile_status st = pairfile_read(f, pf, err);
+    fclose(f);
+    return st;
+}
+
+/* Parses text, answers it on backend in mode and returns the CSV text. */
+static char *answer(const char *text, gjkb_backend backend, gjkb_mode mode)
+{
+    pairfile pf;
+    pairfile_error err;
+    pairfile_status st = parse(text, &pf, &err);
+    if (st != PAIRFILE_OK)
+        fail_msg("line %lu: %s", err.line, err.message);
+    gjkb_config cfg = { backend, 0 };
+    gjkb_context *ctx = NULL;
+    assert_int_equal(gjkb_create(&cfg, &ctx), GJKB_OK);
+    assert_int_equal(pairfile_register_hulls(&pf, ctx), GJKB_OK);
+
+    uint32_t n = pf.pair_count ? pf.pair_count : 1;
+    uint8_t *status = calloc(n, 1);
+    uint32_t *iter = calloc(n, sizeof *iter);
+    double *col[10];
+    for (int k = 0; k < 10; k++)
+        assert_non_null(col[k] = calloc(n, sizeof(double)));
+    gjkb_results r = { status, col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7], col[8], col[9], iter };
+    if (mode == GJKB_HIT)
+        r.ax = r.ay = r.az = r.bx = r.by = r.bz = r.nx = r.ny = r.nz = NULL; /* as the tool does */
+    gjkb_bodies bodies = pairfile_bodies(&pf);
+    gjkb_pairs pairs = pairfile_pairs(&pf);
+    gjkb_query q = { mode, 0, 0.0, 0.0, NULL, NULL, NULL };
+    if (gjkb_query_batch(ctx, &bodies, &pairs, &q, &r) != GJKB_OK)
+        fail_msg("query: %s", gjkb_last_error(ctx));
+
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    assert_int_equal(pairfile_write_csv(out, pf.pair_count, &r), 0);
+    char *csv = slurp(out);
+    fclose(out);
+    for (int k = 0; k < 10; k++)
+        free(col[k]);
+    free(status);
+    free(iter);
+    gjkb_destroy(ctx);
+    pairfile_free(&pf);
+    return csv;
+}
+
+/* CSV split into rows of 13 fields (pointers into the text, modified). */
+#define NFIELDS 13
+typedef struct csv {
+    char *text;
+    int rows;
+    char *f[64][NFIELDS];
+} csv;
+
+static void csv_split(csv *c, char *text)
+{
+    c->text = text;
+    c->rows = 0;
+    char *line = text, *nl = strchr(line, '\n');
+    assert_non_null(nl);
+    *nl = '\0';
+    assert_string_equal(line, pairfile_csv_header);
+    for (line = nl + 1; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        assert_non_null(nl); /* every row ends in a newline */
+        *nl = '\0';
+        assert_true(c->rows < 64);
+        char *p = line;
+        for (int k = 0; k < NFIELDS; k++) {
+            c->f[c->rows][k] = p;
+            char *comma = strchr(p, ',');
+            if (k < NFIELDS - 1) {
+                assert_non_null(comma);
+                *comma = '\0';
+                p = comma + 1;
+            } else {
+                assert_null(comma);
+            }
+        }
+        c->rows++;
+    }
+}
+
+static double field(const csv *c, int row, int k)
+{
+    char *end;
+    double v = strtod(c->f[row][k], &end);
+    assert_true(*c->f[row][k] && !*end);
+    return v;
+}
+
+/* Column indices */
+enum { C_PAIR, C_STATUS, C_DIST, C_AX, C_AY, C_AZ, C_BX, C_BY, C_BZ, C_NX, C_NY, C_NZ, C_ITER };
+
+/* Backends this build and CPU run (reference first). */
+static int backends(gjkb_backend out[GJKB_BACKEND_COUNT])
+{
+    int n = 0;
+    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT; b++)
+        if (gjkb_backend_available((gjkb_backend)b))
+            out[n++] = (gjkb_backend)b;
+    return n;
+}
+
+/* ---- round trip: every kind against hand-computed answers --------------- */
+
+static const char round_trip_file[] =
+    "# gjkbatch pair file, version 1: every kind, a hull, margins\n"
+    "\n"
+    "   # a tetrahedron and one interior point\n"
+    "hull 7  0 0 0  1 0 0  0 1 0  0 0 1  0.2 0.2 0.2\n"
+    "\t\n"
+    "# 0: unit spheres 3 apart\n"
+    "pair sphere 1  0 0 0  1 0 0 0   sphere 1  3 0 0  1 0 0 0\n"
+    "# 1: boxes face to face, gap 1\n"
+    "pair box 1 1 1  0 0 0  1 0 0 0   box 1 1 1  3 0 0  1 0 0 0\n"
+    "# 2: boxes touching face to face\n"
+    "pair box 1 1 1  0 0 0  1 0 0 0   box 0.5 0.5 0.5  1.5 0 0  1 0 0 0\n"
+    "# 3: parallel capsules, segment ends (0,0,1) and (2,0,2) closest\n"
+    "pair capsule 0.5 1  0 0 0  1 0 0 0   capsule 0.5 1  2 0 3  1 0 0 0\n"
+    "# 4: cone apex (z = 1) under a box face (z = 2)\n"
+    "pair cone 1 1  0 0 0  1 0 0 0   box 1 1 1  0 0 3  1 0 0 0\n"
+    "# 5: hull at x = 10, sphere over its slanted face\n"
+    "pair hull 7  10 0 0  1 0 0 0   sphere 0.5  11 1 1  1 0 0 0\n"
+    "# 6: cylinder rim against a sphere\n"
+    "pair cylinder 1 1  0 0 0  1 0 0 0   sphere 1  3 0 3  1 0 0 0\n"
+    "# 7: box turned 45 degrees about z, its vertical edge against a sphere\n"
+    "pair box 1 1 1  0 0 0  0.923879533 0 0 0.382683432   sphere 0.5  3 0 0  1 0 0 0\n"
+    "# 8: margins: a rounded box and a rounded sphere, 1 apart\n"
+    "pair box 0.5 0.5 0.5 margin 0.5  0 0 0  1 0 0 0   sphere 0.5 margin 0.5  3 0 0  1 0 0 0\n"
+    "# 9: overlapping spheres\n"
+    "pair sphere 1  0 0 0  1 0 0 0   sphere 1  1 0 0  1 0 0 0\n"
+    "# 10: a capsule along y through a box\n"
+    "pair capsule 0.25 2  0 0 0  0.707106781 0.707106781 0 0   box 1 1 1  0 0 0  1 0 0 0\n"
+    "# 11: the hull against itself moved to x = -3: B's vertex (-2,0,0) to A's corner (0,0,0)\n"
+    "pair hull 7  0 0 0  1 0 0 0   hull 7  -3 0 0  1 0 0 0\n"
+    "# 12: cylinder against cone, flat base (z = 2) over the cylinder's top (z = 1)\n"
+    "pair cylinder 0.5 1  0 0 0  1 0 0 0   cone 1 1  0.25 0 3  1 0 0 0\n";
+
+#define NR 13
+#define X NAN /* not determined by the geometry: not compared */
+
+typedef struct expect {
+    const char *status;
+    double d, a[3], b[3], n[3];
+} expect;
+
+static const double r5 = 2.23606797749978969641;   /* sqrt 5 */
+static const double r2 = 1.41421356237309504880;   /* sqrt 2 */
+static const double r3 = 1.73205080756887729353;   /* sqrt 3 */
+
+static void expected_rows(expect e[NR])
+{
+    const expect sep = { "separated", X, { X, X, X }, { X, X, X }, { X, X, X } };
+    const expect ovl = { "overlap", 0.0, { X, X, X }, { X, X, X }, { X, X, X } };
+    for (int i = 0; i < NR; i++)
+        e[i] = sep;
+    e[0] = (expect){ "separated", 1.0, { 1, 0, 0 }, { 2, 0, 0 }, { 1, 0, 0 } };
+    /* face-face: only x of the witnesses is determined */
+    e[1] = (expect){ "separated", 1.0, { 1, X, X }, { 2, X, X }, { 1, 0, 0 } };
+    e[2] = ovl;
+    e[3] = (expect){ "separated", r5 - 1.0,
+                     { 0.5 * 2 / r5, 0, 1 + 0.5 / r5 },
+                     { 2 - 0.5 * 2 / r5, 0, 2 - 0.5 / r5 },
+                     { 2 / r5, 0, 1 / r5 } };
+    e[4] = (expect){ "separated", 1.0, { 0, 0, 1 }, { 0, 0, 2 }, { 0, 0, 1 } };
+    e[5] = (expect){ "separated", 2 / r3 - 0.5,
+                     { 10 + 1.0 / 3, 1.0 / 3, 1.0 / 3 },
+                     { 11 - 0.5 / r3, 1 - 0.5 / r3, 1 - 0.5 / r3 },
+                     { 1 / r3, 1 / r3, 1 / r3 } };
+    e[6] = (expect){ "separated", 2 * r2 - 1, { 1, 0, 1 }, { 3 - 1 / r2, 0, 3 - 1 / r2 }, { 1 / r2, 0, 1 / r2 } };
+    e[7] = (expect){ "separated", 2.5 - r2, { r2, 0, 0 }, { 2.5, 0, 0 }, { 1, 0, 0 } };
+    e[8] = (expect){ "separated", 1.0, { 1, 0, 0 }, { 2, 0, 0 }, { 1, 0, 0 } };
+    e[9] = ovl;
+    e[10] = ovl;
+    e[11] = (expect){ "separated", 2.0, { 0, 0, 0 }, { -2, 0, 0 }, { -1, 0, 0 } };
+    /* face-face again: the witnesses share x, y and lie at z = 1 and 2 */
+    e[12] = (expect){ "separated", 1.0, { X, X, 1 }, { X, X, 2 }, { 0, 0, 1 } };
+}
+
+/* Float kernels carry about 1e-7 relative error in poses and sizes. */
+#define TOL 2e-5
+
+static void check_value(const char *what, int row, double got, double want)
+{
+    if (isnan(want))
+        return;
+    if (!(fabs(got - want) <= TOL))
+        fail_msg("row %d %s: got %.9g, want %.9g", row, what, got, want);
+}
+
+static void check_round_trip(gjkb_backend backend)
+{
+    csv c;
+    expect e[NR];
+    expected_rows(e);
+    csv_split(&c, answer(round_trip_file, backend, GJKB_DISTANCE));
+    assert_int_equal(c.rows, NR);
+    static const char *const names[9] = { "ax", "ay", "az", "bx", "by", "bz", "nx", "ny", "nz" };
+    for (int i = 0; i < NR; i++) {
+        assert_int_equal((int)field(&c, i, C_PAIR), i);
+        if (strcmp(c.f[i][C_STATUS], e[i].status) != 0)
+            fail_msg("%s row %d: status %s, want %s", gjkb_backend_name(backend), i, c.f[i][C_STATUS],
+                     e[i].status);
+        check_value("distance", i, field(&c, i, C_DIST), e[i].d);
+        for (int k = 0; k < 3; k++) {
+            check_value(names[k], i, field(&c, i, C_AX + k), e[i].a[k]);
+            check_value(names[3 + k], i, field(&c, i, C_BX + k), e[i].b[k]);
+            check_value(names[6 + k], i, field(&c, i, C_NX + k), e[i].n[k]);
+        }
+        assert_true(field(&c, i, C_ITER) >= 1);
+        if (strcmp(e[i].status, "separated") == 0) {
+            /* b - a = d n, whatever witnesses a face contact picked */
+            double d = field(&c, i, C_DIST);
+            for (int k = 0; k < 3; k++)
+                check_value("b - a", i, field(&c, i, C_BX + k) - field(&c, i, C_AX + k),
+                            d * field(&c, i, C_NX + k));
+        }
+    }
+    /* face contacts: the witnesses sit on the shared face region */
+    for (int k = 1; k < 3; k++) {
+        check_value("by - ay", 1, field(&c, 1, C_BX + k), field(&c, 1, C_AX + k));
+        assert_true(fabs(field(&c, 1, C_AX + k)) <= 1 + TOL);
+    }
+    for (int k = 0; k < 2; k++) {
+        check_value("b - a (xy)", 12, field(&c, 12, C_BX + k), field(&c, 12, C_AX + k));
+        assert_true(fabs(field(&c, 12, C_AX + k) - (k == 0 ? 0.25 : 0.0)) <= 0.5 + TOL);
+    }
+    free(c.text);
+}
+
+static void test_round_trip_distance(void **state)
+{
+    (void)state;
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = backends(b);
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++)
+        check_round_trip(b[i]);
+}
+
+/* Hit mode: same verdicts, nan for the witnesses and the axis; the
+ * distance is 0 for overlapping pairs and nan for the others. */
+static void test_hit_mode_prints_nan(void **state)
+{
+    (void)state;
+    expect e[NR];
+    expected_rows(e);
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = backends(b);
+    for (int j = 0; j < n; j++) {
+        csv c;
+        csv_split(&c, answer(round_trip_file, b[j], GJKB_HIT));
+        assert_int_equal(c.rows, NR);
+        for (int i = 0; i < NR; i++) {
+            assert_string_equal(c.f[i][C_STATUS], e[i].status);
+            assert_string_equal(c.f[i][C_DIST], strcmp(e[i].status, "overlap") == 0 ? "0" : "nan");
+            for (int k = C_AX; k <= C_NZ; k++)
+                assert_string_equal(c.f[i][k], "nan");
+        }
+        free(c.text);
+    }
+}
+
+/* ---- invalid pairs --------------------------------------------------------- */
+
+static const char good_pairs[] =
+    "hull 1  0 0 0  1 0 0  0 1 0  0 0 1\n"
+    "pair sphere 1  0 0 0  1 0 0 0   sphere 1  3 0 0  1 0 0 0\n"
+    "pair box 1 2 1  0 0 0  0.9 0.1 0.2 0.3   hull 1  1 2 3  1 0 0 0\n"
+    "pair capsule 0.5 1  0 0 0  1 0 0 0   cone 1 1  1.5 0.2 0.1  0.5 0.5 0.5 0.5\n"
+    "pair cylinder 1 1  5 5 5  1 0 0 0   hull 1  6 7 8  0 1 0 0\n";
+
+/* The same pairs with invalid ones between them. */
+static const char mixed_pairs[] =
+    "hull 1  0 0 0  1 0 0  0 1 0  0 0 1\n"
+    "hull 2\n"
+    "pair sphere 1  nan 0 0  1 0 0 0   sphere 1  3 0 0  1 0 0 0\n"
+    "pair sphere 1  0 0 0  1 0 0 0   sphere 1  3 0 0  1 0 0 0\n"
+    "pair sphere -1  0 0 0  1 0 0 0   sphere 1  3 0 0  1 0 0 0\n"
+    "pair box 1 2 1  0 0 0  0.9 0.1 0.2 0.3   hull 1  1 2 3  1 0 0 0\n"
+    "pair box 1 1 1  0 0 0  0 0 0 0   box 1 1 1  0.5 0 0  1 0 0 0\n"
+    "pair capsule 0.5 1  0 0 0  1 0 0 0   cone 1 1  1.5 0.2 0.1  0.5 0.5 0.5 0.5\n"
+    "pair hull 2  0 0 0  1 0 0 0   sphere 1  0 0 0  1 0 0 0\n"
+    "pair cylinder inf 1  0 0 0  1 0 0 0   sphere 1  0 0 0  1 0 0 0\n"
+    "pair cylinder 1 1  5 5 5  1 0 0 0   hull 1  6 7 8  0 1 0 0\n"
+    "pair sphere 1 margin -0.5  0 0 0  1 0 0 0   sphere 1  3 0 0  1 0 0 0\n"
+    "pair sphere 1  0 0 0  1 0 0 0   sphere 1  1e300 0 0  1 0 0 0\n";
+
+static void test_invalid_pairs_isolated(void **state)
+{
+    (void)state;
+    static const int good_rows[4] = { 1, 3, 5, 8 };
+    static const int bad_rows[7] = { 0, 2, 4, 6, 7, 9, 10 };
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = backends(b);
+    for (int j = 0; j < n; j++) {
+        csv g, m;
+        csv_split(&g, answer(good_pairs, b[j], GJKB_DISTANCE));
+        csv_split(&m, answer(mixed_pairs, b[j], GJKB_DISTANCE));
+        assert_int_equal(g.rows, 4);
+        assert_int_equal(m.rows, 11);
+        for (int i = 0; i < 7; i++) {
+            int r = bad_rows[i];
+            if (strcmp(m.f[r][C_STATUS], "invalid") != 0)
+                fail_msg("%s row %d: %s, want invalid", gjkb_backend_name(b[j]), r, m.f[r][C_STATUS]);
+            for (int k = C_DIST; k <= C_NZ; k++)
+                assert_string_equal(m.f[r][k], "nan");
+        }
+        /* the neighbours' rows are the same text, field for field */
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal((int)field(&m, good_rows[i], C_PAIR), good_rows[i]);
+            for (int k = C_STATUS; k < NFIELDS; k++)
+                assert_string_equal(m.f[good_rows[i]][k], g.f[i][k]);
+            assert_string_not_equal(g.f[i][C_STATUS], "invalid");
+        }
+        free(g.text);
+        free(m.text);
+    }
+}
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+static void test_parse_values(void **state)
+{
+    (void)state;
+    pairfile pf;
+    pairfile_error err;
+    const char *text =
+        "# strtod syntax, CRLF line ends, tabs, arbitrary hull IDs\r\n"
+        "hull 4294967295 0x1p-1 +2 -3e0\r\n"
+        "hull 0\r\n"
+        "  hull 12\t1 2 3 4 5 6\r\n"
+        "pair sphere 0.5 margin 0.25 1 2 3 1 0 0 0 capsule 0.5 2 4 5 6 0 1 0 0\r\n"
+        "pair box 1 2 3 0 0 0 1 0 0 0 cylinder 4 5 margin 0.125 0 0 0 1 0 0 0\n"
+        "\tpair cone 6 7 0 0 0 1 0 0 0\thull 12 -1 -2 -3 0.5 0.5 0.5 0.5\n"
+        "pair hull 4294967295 nan inf -inf 1 0 0 0 hull 0 0 0 0 1 0 0 0";   /* no final newline */
+    assert_int_equal(parse(text, &pf, &err), PAIRFILE_OK);
+    assert_int_equal(pf.pair_count, 4);
+    assert_int_equal(pf.body_count, 8);
+    assert_int_equal(pf.hull_count, 3);
+    assert_int_equal(pf.hull_file_id[0], 4294967295u);
+    assert_int_equal(pf.hull_n[0], 1);
+    assert_true(pf.hull_xyz[3 * pf.hull_first[0]] == 0.5f);
+    assert_true(pf.hull_xyz[3 * pf.hull_first[0] + 1] == 2.0f);
+    assert_true(pf.hull_xyz[3 * pf.hull_first[0] + 2] == -3.0f);
+    assert_int_equal(pf.hull_n[1], 0);
+    assert_int_equal(pf.hull_n[2], 2);
+    assert_true(pf.hull_xyz[3 * pf.hull_first[2] + 5] == 6.0f);
+
+    static const uint8_t kinds[8] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER,
+                                      GJKB_CONE, GJKB_HULL, GJKB_HULL, GJKB_HULL };
+    static const float sx[8] = { 0.5f, 0.5f, 1, 4, 6, 0, 0, 0 };
+    static const float sy[8] = { 0, 0, 2, 0, 0, 0, 0, 0 };
+    static const float sz[8] = { 0, 2, 3, 5, 7, 0, 0, 0 };
+    static const float margin[8] = { 0.25f, 0, 0, 0.125f, 0, 0, 0, 0 };
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(pf.kind[i], kinds[i]);
+        assert_true(pf.sx[i] == sx[i] && pf.sy[i] == sy[i] && pf.sz[i] == sz[i]);
+        assert_true(pf.margin[i] == margin[i]);
+        assert_int_equal(pf.pair_a[i / 2], i / 2 * 2);
+        assert_int_equal(pf.pair_b[i / 2], i / 2 * 2 + 1);
+    }
+    assert_true(pf.px[0] == 1 && pf.py[0] == 2 && pf.pz[0] == 3);
+    assert_true(pf.px[1] == 4 && pf.py[1] == 5 && pf.pz[1] == 6);
+    assert_true(pf.qw[1] == 0 && pf.qx[1] == 1 && pf.qy[1] == 0 && pf.qz[1] == 0);
+    assert_true(pf.px[5] == -1 && pf.qw[5] == 0.5f && pf.qz[5] == 0.5f);
+    /* hull bodies hold definition indices until registered */
+    assert_int_equal(pf.hull[5], 2);
+    assert_int_equal(pf.hull[6], 0);
+    assert_int_equal(pf.hull[7], 1);
+    assert_true(isnan(pf.px[6]) && isinf(pf.py[6]) && pf.py[6] > 0 && isinf(pf.pz[6]) && pf.pz[6] < 0);
+
+    /* Registration into a context that already has hulls remaps the ids. */
+    gjkb_context *ctx = NULL;
+    assert_int_equal(gjkb_create(NULL, &ctx), GJKB_OK);
+    float pt[3] = { 0, 0, 0 };
+    uint32_t id;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(gjkb_hull_add(ctx, pt, 1, &id), GJKB_OK);
+    assert_int_equal(pairfile_register_hulls(&pf, ctx), GJKB_OK);
+    assert_int_equal(gjkb_hull_count(ctx), 6);
+    assert_int_equal(pf.hull[5], 5);
+    assert_int_equal(pf.hull[6], 3);
+    assert_int_equal(pf.hull[7], 4);
+    assert_int_equal(pairfile_register_hulls(&pf, ctx), GJKB_ERR_ARGUMENT);
+    gjkb_destroy(ctx);
+    pairfile_free(&pf);
+
+    /* an empty file and a file of comments hold no pairs */
+    assert_int_equal(parse("", &pf, &err), PAIRFILE_OK);
+    assert_int_equal(pf.pair_count, 0);
+    pairfile_free(&pf);
+    assert_int_equal(parse("# nothing\n\n   \n", &pf, &err), PAIRFILE_OK);
+    assert_int_equal(pf.pair_count, 0);
+    assert_int_equal(pf.hull_count, 0);
+    pairfile_free(&pf);
+}
+
+typedef struct bad_case {
+    const char *text;
+    unsigned long line;
+    const char *message;
+} bad_case;
+
+#define P "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n"
+
+static const bad_case bad_cases[] = {
+    { P "foo 1 2\n", 2, "unknown record 'foo' (expected pair, hull or a # comment)" },
+    { "# c\n\n" P "pair blob 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 4,
+      "shape A: unknown shape 'blob' (expected sphere, capsule, box, cylinder, cone or hull)" },
+    { "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0\n", 1, "shape B: missing quaternion z" },
+    { "pair sphere 1 0 0 0 1 0 0 0\n", 1, "shape B: missing shape" },
+    { "pair\n", 1, "shape A: missing shape" },
+    /* a box needs three sizes: the pose shifts and runs into the next shape */
+    { "pair box 1 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1, "shape A: quaternion z: 'sphere' is not a number" },
+    { "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 7\n", 1, "extra field '7' after the pair" },
+    { "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 # comment\n", 1, "extra field '#' after the pair" },
+    { "pair box 1 x 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1,
+      "shape A: box half extent y: 'x' is not a number" },
+    { "pair capsule 1 1e5x 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1,
+      "shape A: capsule half length: '1e5x' is not a number" },
+    { "pair sphere 1 0 0 0 1 0 0 0 cone 1 1 3 0 0 1 0 0 zero\n", 1, "shape B: quaternion z: 'zero' is not a number" },
+    /* "margin" takes the next number, so the pose runs one field short */
+    { "pair sphere 1 margin 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1,
+      "shape A: quaternion z: 'sphere' is not a number" },
+    { "pair sphere 1 margin m 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1, "shape A: margin: 'm' is not a number" },
+    { "hull 1 0 0 0\n" P "pair hull 2 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 3,
+      "shape A: hull 2 is not defined (define hulls before the pairs that use them)" },
+    { P "pair sphere 1 0 0 0 1 0 0 0 hull 3 3 0 0 1 0 0 0\nhull 3 0 0 0\n", 2, "shape B: hull 3 is not defined" },
+    { "pair hull x 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1, "shape A: hull: 'x' is not a hull ID" },
+    { "hull 2 0 0 0\n# again\nhull 2 1 1 1\n", 3, "hull 2 is already defined on line 1" },
+    { "hull 2 0 0 0 1\n", 1, "hull 2: 4 coordinates, not a multiple of 3" },
+    { "hull 2 0 0 0 1 1 y\n", 1, "hull 2: coordinate 6: 'y' is not a number" },
+    { "hull -1 0 0 0\n", 1, "hull: '-1' is not a hull ID (an integer from 0 to 4294967295)" },
+    { "hull 4294967296 0 0 0\n", 1, "hull: '4294967296' is not a hull ID" },
+    { "hull\n", 1, "hull: missing ID" },
+    { "PAIR sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", 1, "unknown record 'PAIR'" },
+    { P P P "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 1\n", 4, "extra field '1' after the pair" },
+    { "pair sphere 1 0 0 0 1 0 0 0 Sphere 1 3 0 0 1 0 0 0\n", 1, "shape B: unknown shape 'Sphere'" },
+    { "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 margin 1\n", 1, "extra field 'margin' after the pair" },
+};
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        pairfile pf;
+        pairfile_error err;
+        pairfile_status st = parse(bad_cases[i].text, &pf, &err);
+        if (st != PAIRFILE_SYNTAX)
+            fail_msg("case %zu: status %d, want a syntax error", i, (int)st);
+        if (err.line != bad_cases[i].line || strncmp(err.message, bad_cases[i].message,
+                                                     strlen(bad_cases[i].message)) != 0)
+            fail_msg("case %zu: got %lu: %s\n  want %lu: %s", i, err.line, err.message, bad_cases[i].line,
+                     bad_cases[i].message);
+        /* nothing is left to free or to use */
+        assert_null(pf.kind);
+        assert_int_equal(pf.pair_count, 0);
+        assert_int_equal(pf.hull_count, 0);
+    }
+
+    /* a NUL byte inside a line */
+    pairfile pf;
+    pairfile_error err;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    static const char nul_line[] = P "pair sphere 1 0 0 0 1\0 0 0 0 sphere 1 3 0 0 1 0 0 0\n";
+    assert_int_equal(fwrite(nul_line, 1, sizeof nul_line - 1, f), sizeof nul_line - 1);
+    rewind(f);
+    assert_int_equal(pairfile_read(f, &pf, &err), PAIRFILE_SYNTAX);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.message, "the line contains a NUL byte");
+    fclose(f);
+
+    /* a long token is cut short in the message */
+    char text[400];
+    snprintf(text, sizeof text, "pair sphere %0200d 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 x%0100d\n", 1, 2);
+    assert_int_equal(parse(text, &pf, &err), PAIRFILE_SYNTAX);
+    assert_true(strlen(err.message) < 100);
+    assert_non_null(strstr(err.message, "...'"));
+}
+
+/* Writes HULLS hulls (IDs spread out) and PAIRS pairs; the pair numbered
+ * bad_pair, if any, gets an extra field. */
+enum { HULLS = 3000, PAIRS = 120000 };
+
+static FILE *large_file(uint32_t bad_pair)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    for (uint32_t h = 0; h < HULLS; h++)
+        fprintf(f, "hull %u %u 0 0 0 1 0\n", h * 7919u, h);
+    for (uint32_t i = 0; i < PAIRS; i++) {
+        if (i % 3 == 0)
+            fprintf(f, "pair hull %u %u 0 0 1 0 0 0 sphere %u.5 0 0 0 1 0 0 0", (i % HULLS) * 7919u, i, i % 10);
+        else
+            fprintf(f, "pair box 1 2 3 %u 1 2 1 0 0 0 capsule 1 1 0 0 0 1 0 0 0", i);
+        fputs(i == bad_pair ? " 0\n" : "\n", f);
+    }
+    rewind(f);
+    return f;
+}
+
+/* Many pairs and hulls: the arrays and the ID map keep growing right. */
+static void test_parse_large(void **state)
+{
+    (void)state;
+    pairfile pf;
+    pairfile_error err;
+    FILE *f = large_file(UINT32_MAX);
+    assert_int_equal(pairfile_read(f, &pf, &err), PAIRFILE_OK);
+    fclose(f);
+    assert_int_equal(pf.pair_count, PAIRS);
+    assert_int_equal(pf.hull_count, HULLS);
+    for (uint32_t i = 0; i < PAIRS; i++) {
+        if (i % 3 == 0) {
+            assert_int_equal(pf.kind[2 * i], GJKB_HULL);
+            assert_int_equal(pf.hull[2 * i], i % HULLS);
+            assert_true(pf.sx[2 * i + 1] == (float)(i % 10) + 0.5f);
+        } else {
+            assert_int_equal(pf.kind[2 * i + 1], GJKB_CAPSULE);
+        }
+        assert_true(pf.px[2 * i] == (double)i);
+    }
+    for (uint32_t h = 0; h < HULLS; h++)
+        assert_true(pf.hull_xyz[3 * pf.hull_first[h]] == (float)h);
+    pairfile_free(&pf);
+
+    /* an error deep in a large file names the right line */
+    f = large_file(100000);
+    assert_int_equal(pairfile_read(f, &pf, &err), PAIRFILE_SYNTAX);
+    assert_int_equal(err.line, HULLS + 100000 + 1);
+    assert_string_equal(err.message, "extra field '0' after the pair");
+    fclose(f);
+}
+
+/* ---- CSV writer ------------------------------------------------------------- */
+
+static void test_write_csv_format(void **state)
+{
+    (void)state;
+    uint8_t status[3] = { GJKB_SEPARATED, GJKB_INVALID, GJKB_LIMIT };
+    double dist[3] = { 0.1, NAN, -INFINITY };
+    double ax[3] = { -0.0, -NAN, 1e-300 }, ay[3] = { 1.0 / 3, 2, 3 }, az[3] = { INFINITY, 4, 123456789012.0 };
+    uint32_t iter[3] = { 7, 0, 4294967295u };
+    gjkb_results r;
+    memset(&r, 0, sizeof r);
+    r.status = status;
+    r.distance = dist;
+    r.ax = ax;
+    r.ay = ay;
+    r.az = az;
+    r.iterations = iter;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(pairfile_write_csv(f, 3, &r), 0);
+    char *s = slurp(f);
+    fclose(f);
+    assert_string_equal(s,
+                        "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations\n"
+                        "0,separated,0.1,-0,0.333333333,inf,nan,nan,nan,nan,nan,nan,7\n"
+                        "1,invalid,nan,nan,2,4,nan,nan,nan,nan,nan,nan,0\n"
+                        "2,limit,-inf,1e-300,3,1.23456789e+11,nan,nan,nan,nan,nan,nan,4294967295\n");
+    free(s);
+
+    /* no iterations array: 0; no pairs: the header alone */
+    r.iterations = NULL;
+    f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(pairfile_write_csv(f, 1, &r), 0);
+    assert_int_equal(pairfile_write_csv(f, 0, &r), 0);
+    s = slurp(f);
+    fclose(f);
+    assert_string_equal(s,
+                        "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations\n"
+                        "0,separated,0.1,-0,0.333333333,inf,nan,nan,nan,nan,nan,nan,0\n"
+                        "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations\n");
+    free(s);
+}
+
+/* ---- the binary, end to end -------------------------------------------------- */
+
+static const char *cli;          /* GJKBATCH_CLI */
+static const char *emulator;     /* GJKBATCH_EMULATOR: runs a cross-built binary */
+static const char *data_dir;     /* GJKBATCH_TEST_DATA */
+static char tmp_dir[64];
+
+/* Runs the tool with args (NULL-terminated); stdin from in_path (or
+ * /dev/null), stdout and stderr into files of tmp_dir. Returns the exit
+ * status. */
+static int run_tool(const char *in_path, const char *const *args)
+{
+    char out_path[128], err_path[128];
+    snprintf(out_path, sizeof out_path, "%s/stdout", tmp_dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", tmp_dir);
+    const char *argv[32];
+    int n = 0;
+    if (emulator && *emulator)
+        argv[n++] = emulator;
+    argv[n++] = cli;
+    for (int i = 0; args[i]; i++) {
+        assert_true(n < 31);
+        argv[n++] = args[i];
+    }
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int in = open(in_path ? in_path : "/dev/null", O_RDONLY);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(126);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_not_equal(WEXITSTATUS(status), 127); /* exec failed */
+    return WEXITSTATUS(status);
+}
+
+static char *tool_stdout(void)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/stdout", tmp_dir);
+    char *s = slurp_path(p);
+    assert_non_null(s);
+    return s;
+}
+
+static char *tool_stderr(void)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/stderr", tmp_dir);
+    char *s = slurp_path(p);
+    assert_non_null(s);
+    return s;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int cli_setup(void **state)
+{
+    (void)state;
+    cli = getenv("GJKBATCH_CLI");
+    emulator = getenv("GJKBATCH_EMULATOR");
+    data_dir = getenv("GJKBATCH_TEST_DATA");
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/gjkb_cli_XXXXXX");
+    return mkdtemp(tmp_dir) ? 0 : -1;
+}
+
+static int cli_teardown(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "stdout", "stderr", "in.pairs", "out.csv", "bad.pairs", "scene.pairs" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s/%s", tmp_dir, names[i]);
+        remove(p);
+    }
+    return rmdir(tmp_dir);
+}
+
+#define NEED_CLI()                                                  \
+    do {                                                            \
+        if (!cli || !*cli) {                                        \
+            print_message("GJKBATCH_CLI not set: skipping\n");      \
+            skip();                                                 \
+        }                                                           \
+    } while (0)
+
+static void test_cli_query(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], out[128];
+    snprintf(in, sizeof in, "%s/in.pairs", tmp_dir);
+    snprintf(out, sizeof out, "%s/out.csv", tmp_dir);
+    write_file(in, round_trip_file);
+    char *want = answer(round_trip_file, GJKB_BACKEND_REFERENCE, GJKB_DISTANCE);
+
+    /* files; the reference backend, so the library call above is the oracle */
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, out, NULL }),
+                     0);
+    char *got = slurp_path(out);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    got = tool_stderr();
+    assert_string_equal(got, "");
+    free(got);
+
+    /* stdin to stdout, options in --name=value form after the operands */
+    assert_int_equal(run_tool(in, (const char *const[]){ "query", "-", "-", "--backend=reference",
+                                                         "--mode=distance", "--max-iterations", "0", NULL }),
+                     0);
+    got = tool_stdout();
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+
+    /* hit mode on the default backend */
+    want = answer(round_trip_file, GJKB_BACKEND_AUTO, GJKB_HIT);
+    assert_int_equal(run_tool(in, (const char *const[]){ "query", "--mode", "hit", "-", "-", NULL }), 0);
+    got = tool_stdout();
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+
+    /* the sample file shipped in tests/data answers cleanly */
+    if (data_dir) {
+        char sample[512];
+        snprintf(sample, sizeof sample, "%s/sample.pairs", data_dir);
+        assert_int_equal(run_tool(NULL, (const char *const[]){ "query", sample, "-", NULL }), 0);
+        csv c;
+        csv_split(&c, tool_stdout());
+        assert_true(c.rows > 0);
+        for (int i = 0; i < c.rows; i++)
+            assert_string_not_equal(c.f[i][C_STATUS], "limit");
+        free(c.text);
+    }
+}
+
+static void test_cli_parse_error(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char bad[128], out[128], msg[1024];
+    snprintf(bad, sizeof bad, "%s/bad.pairs", tmp_dir);
+    snprintf(out, sizeof out, "%s/out.csv", tmp_dir);
+    write_file(bad, "# fine so far\n" P "\n" P "pair sphere 1 0 0 0 1 0 0 0 box 1 1 0 0 0 1 0 0 0\n" P);
+    remove(out);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", bad, out, NULL }), 2);
+    char *err = tool_stderr();
+    snprintf(msg, sizeof msg, "%s:5: shape B: missing quaternion z\n", bad);
+    assert_string_equal(err, msg);
+    free(err);
+    struct stat st;
+    assert_int_not_equal(stat(out, &st), 0); /* no output file at all */
+
+    /* from stdin: <stdin> names the file, stdout stays empty */
+    assert_int_equal(run_tool(bad, (const char *const[]){ "query", "-", "-", NULL }), 2);
+    err = tool_stderr();
+    assert_string_equal(err, "<stdin>:5: shape B: missing quaternion z\n");
+    free(err);
+    char *o = tool_stdout();
+    assert_string_equal(o, "");
+    free(o);
+
+    /* an existing output file is left as it was */
+    write_file(out, "keep\n");
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", bad, out, NULL }), 2);
+    o = slurp_path(out);
+    assert_string_equal(o, "keep\n");
+    free(o);
+    remove(out);
+
+    /* a missing input is an I/O failure: exit 1, no output */
+    snprintf(msg, sizeof msg, "%s/does-not-exist.pairs", tmp_dir);
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", msg, out, NULL }), 1);
+    assert_int_not_equal(stat(out, &st), 0);
+
+    if (data_dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bad-hull.pairs", data_dir);
+        assert_int_equal(run_tool(NULL, (const char *const[]){ "query", path, "-", NULL }), 2);
+        err = tool_stderr();
+        snprintf(msg, sizeof msg, "%s:4: hull 3: 8 coordinates, not a multiple of 3\n", path);
+        assert_string_equal(err, msg);
+        free(err);
+        o = tool_stdout();
+        assert_string_equal(o, "");
+        free(o);
+    }
+}
+
+static void expect_usage_error(const char *const *args)
+{
+    assert_int_equal(run_tool(NULL, args), 2);
+    char *err = tool_stderr();
+    assert_non_null(strstr(err, "usage: gjkbatch"));
+    free(err);
+    char *out = tool_stdout();
+    assert_string_equal(out, "");
+    free(out);
+}
+
+static void test_cli_usage(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    static const char *const help_forms[] = { "--help", "help", "-h" };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(run_tool(NULL, (const char *const[]){ help_forms[i], NULL }), 0);
+        char *out = tool_stdout();
+        assert_non_null(strstr(out, "usage: gjkbatch query"));
+        assert_non_null(strstr(out, "gjkbatch run"));
+        free(out);
+    }
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "--version", NULL }), 0);
+    char *out = tool_stdout();
+    char want[64];
+    snprintf(want, sizeof want, "gjkbatch %d.%d.%d\n", GJKB_VERSION_MAJOR, GJKB_VERSION_MINOR, GJKB_VERSION_PATCH);
+    assert_string_equal(out, want);
+    free(out);
+
+    expect_usage_error((const char *const[]){ NULL });
+    expect_usage_error((const char *const[]){ "--frobnicate", NULL });
+    expect_usage_error((const char *const[]){ "frobnicate", NULL });
+    expect_usage_error((const char *const[]){ "query", "--frobnicate", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "--pairs", "5", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "-", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "--mode", "fast", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "--backend", "gpu", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "--max-iterations", "-1", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "-", "-", "--mode", NULL });
+    expect_usage_error((const char *const[]){ "run", "--pairs", "many", NULL });
+    expect_usage_error((const char *const[]){ "run", "--repeat", "0", NULL });
+    expect_usage_error((const char *const[]){ "run", "extra", NULL });
+}
+
+static void test_cli_run(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = backends(b);
+    for (int i = 0; i < n; i++) {
+        const char *name = gjkb_backend_name(b[i]);
+        for (int mode = 0; mode < 2; mode++) {
+            int rc = run_tool(NULL, (const char *const[]){ "run", "--backend", name, "--pairs", "3000", "--seed",
+                                                           "7", "--repeat", "1", "--mode",
+                                                           mode ? "distance" : "hit", NULL });
+            char *out = tool_stdout();
+            if (rc != 0) {
+                char *err = tool_stderr();
+                fail_msg("run --backend %s: exit %d\n%s%s", name, rc, out, err);
+            }
+            char want[64];
+            snprintf(want, sizeof want, "backend:              %s\n", name);
+            assert_non_null(strstr(out, want));
+            assert_non_null(strstr(out, "pairs:                3000\n"));
+            assert_non_null(strstr(out, "verification:         ok\n"));
+            /* the scene is meant to be about half overlapping */
+            const char *h = strstr(out, "hits (overlap):");
+            assert_non_null(h);
+            long hits = strtol(h + strlen("hits (overlap):"), NULL, 10);
+            assert_true(hits > 3000 * 3 / 10 && hits < 3000 * 7 / 10);
+            assert_non_null(strstr(out, "invalid:              0\n"));
+            free(out);
+        }
+    }
+}
+
+static long count_of(const char *text, const char *what)
+{
+    long n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* --save writes the scene as a pair file that query answers the same way. */
+static void test_cli_run_save(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char scene_path[128];
+    snprintf(scene_path, sizeof scene_path, "%s/scene.pairs", tmp_dir);
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "run", "--backend", "reference", "--pairs", "700",
+                                                           "--seed", "11", "--repeat", "1", "--save", scene_path,
+                                                           NULL }),
+                     0);
+    char *out = tool_stdout();
+    const char *h = strstr(out, "hits (overlap):");
+    assert_non_null(h);
+    long hits = strtol(h + strlen("hits (overlap):"), NULL, 10);
+    const char *sp = strstr(out, "separated:");
+    assert_non_null(sp);
+    long separated = strtol(sp + strlen("separated:"), NULL, 10);
+    free(out);
+
+    char *pairs = slurp_path(scene_path);
+    assert_non_null(pairs);
+    assert_int_equal(count_of(pairs, "\nhull "), 64);
+    assert_int_equal(count_of(pairs, "\npair "), 700);
+    assert_true(count_of(pairs, " margin ") > 700 * 2 / 8); /* about a quarter of the bodies */
+    free(pairs);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", scene_path, "-",
+                                                           NULL }),
+                     0);
+    out = tool_stdout();
+    assert_int_equal(count_of(out, "\n"), 701);
+    assert_int_equal(count_of(out, ",overlap,"), hits);
+    assert_int_equal(count_of(out, ",separated,"), separated);
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_values),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_parse_large),
+        cmocka_unit_test(test_write_csv_format),
+        cmocka_unit_test(test_round_trip_distance),
+        cmocka_unit_test(test_hit_mode_prints_nan),
+        cmocka_unit_test(test_invalid_pairs_isolated),
+        cmocka_unit_test(test_cli_query),
+        cmocka_unit_test(test_cli_parse_error),
+        cmocka_unit_test(test_cli_usage),
+        cmocka_unit_test(test_cli_run),
+        cmocka_unit_test(test_cli_run_save),
+    };
+    return cmocka_run_group_tests(tests, cli_setup, cli_teardown);
+}
