@@ -12,8 +12,8 @@
 // and a core distance below gGjkEpaPenetrationTolerance, where Bullet's
 // float GJK stops trusting its own distance (deep overlaps end there with a
 // tiny positive distance). Bullet has no boolean-only GJK entry point
-// (btGjkPairDetector always goes on to the distance), so it is benchmarked
-// for distance only.
+// (btGjkPairDetector in Bullet 3 runs an intersection pass and then always
+// the distance GJK), so it is benchmarked for distance only.
 #include "peers.h"
 
 #include <btBulletCollisionCommon.h>

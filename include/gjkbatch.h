@@ -236,6 +236,62 @@ typedef struct gjkb_result {
 GJKB_API gjkb_error gjkb_query_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
                            const gjkb_query *query, gjkb_result *out);
 
+/* ---- broadphase and the per-frame pipeline ----------------------------- */
+
+/* World-space axis-aligned boxes, SoA, caller-owned. float, rounded outward
+ * from the double computation so a box never shrinks. */
+typedef struct gjkb_aabbs {
+    uint32_t count;
+    float *min_x, *min_y, *min_z;
+    float *max_x, *max_y, *max_z;
+} gjkb_aabbs;
+
+/* Computes every body's box, margins included (out->count must equal
+ * bodies->count). A geometrically invalid body gets an empty box
+ * (min = +inf, max = -inf), which overlaps nothing. */
+GJKB_API gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs *out);
+
+/* Per-body flags for the broadphase. */
+#define GJKB_BODY_STATIC 1u   /* pairs of two static bodies are never reported */
+
+/* Optional per-pair filter: return 0 to drop the pair (a < b). */
+typedef int (*gjkb_pair_filter)(void *user, uint32_t a, uint32_t b);
+
+typedef struct gjkb_broadphase_options {
+    const uint8_t *flags;     /* GJKB_BODY_* per body, or NULL */
+    gjkb_pair_filter filter;  /* or NULL */
+    void *user;               /* passed to filter */
+} gjkb_broadphase_options;
+
+/* Candidate pairs: every pair of distinct bodies a < b whose closed boxes
+ * overlap on all three axes (touching boxes count), minus those the options
+ * drop. The arrays are owned by the context and stay valid until the next
+ * gjkb_find_pairs or gjkb_step on it. The order is deterministic: the same
+ * for every backend and thread count. opt may be NULL. */
+GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
+                                    const gjkb_broadphase_options *opt, gjkb_pairs *out);
+
+/* One frame: bounds, sweep-and-prune, then the query on every candidate
+ * pair. Everything in *out is owned by the context and valid until the next
+ * call that produces pairs. */
+typedef struct gjkb_frame {
+    gjkb_pairs pairs;         /* candidate pairs */
+    gjkb_results results;     /* one entry per candidate pair (distance mode
+                                 fills distance, points and axis) */
+    uint32_t hits;            /* pairs with status GJKB_OVERLAP */
+    double seconds[4];        /* wall time of bounds, sort, sweep, narrowphase */
+} gjkb_frame;
+
+GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_broadphase_options *opt,
+                              const gjkb_query *query, gjkb_frame *out);
+
+/* Threads the context uses for gjkb_step, gjkb_find_pairs and
+ * gjkb_query_batch (OpenMP). 0 or 1: the calling thread only. Results are
+ * bit-identical for every thread count. GJKB_ERR_UNSUPPORTED above 1 when
+ * built without OpenMP. */
+GJKB_API gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads);
+GJKB_API int gjkb_get_threads(const gjkb_context *ctx);
+
 /* Message for the last failed call on ctx ("" after success). */
 GJKB_API const char *gjkb_last_error(const gjkb_context *ctx);
 /* Static description of an error code. */

@@ -25,6 +25,13 @@
 
 #include <math.h>
 
+/* The solver's helpers pass wide structs by value: they must inline. */
+#if defined(__GNUC__)
+#define GJKB_INLINE inline __attribute__((always_inline))
+#else
+#define GJKB_INLINE inline
+#endif
+
 /* a + b * s */
 static inline v3w v3_madd(v3w a, v3w b, fw s)
 {
@@ -179,7 +186,7 @@ static inline v3w mat_mul(const fw r[9], v3w v)
 }
 
 /* Support point of a core in local direction d (scaled local frame). */
-static inline v3w support_local(const shape_w *s, v3w d, const gjkb__world *w, fw inv_scale)
+static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world *w, fw inv_scale)
 {
     const fw zero = fw_zero();
     v3w p = v3_make(fw_copysign(s->h.x, d.x), fw_copysign(s->h.y, d.y), fw_copysign(s->h.z, d.z));
@@ -237,7 +244,7 @@ typedef struct cand_w {
 } cand_w;
 
 /* Keeps c where m (and its distance is smaller than best's), else best. */
-static inline cand_w cand_pick(mw m, cand_w c, cand_w best)
+static GJKB_INLINE cand_w cand_pick(mw m, cand_w c, cand_w best)
 {
     mw take = mw_and(m, fw_lt(c.vv, best.vv));
     cand_w r;
@@ -248,7 +255,7 @@ static inline cand_w cand_pick(mw m, cand_w c, cand_w best)
     return r;
 }
 
-static inline cand_w cand_none(void)
+static GJKB_INLINE cand_w cand_none(void)
 {
     cand_w r;
     r.v = v3_splat(0.0f, 0.0f, 0.0f);
@@ -260,7 +267,7 @@ static inline cand_w cand_none(void)
 
 /* Segment from the newest point p (slot sp) to q (slot sq), clamped, so it
  * also covers the vertex p. */
-static inline cand_w seg_closest(v3w p, int sp, v3w q, int sq)
+static GJKB_INLINE cand_w seg_closest(v3w p, int sp, v3w q, int sq)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f);
     v3w e = v3_sub(q, p);
@@ -281,7 +288,7 @@ static inline cand_w seg_closest(v3w p, int sp, v3w q, int sq)
  * inside a non-degenerate triangle. The weights are the signed areas
  * n.(b x c), n.(c x a), n.(a x b): no differences of products of dot
  * products, which cancel badly on slivers. */
-static inline cand_w tri_face(v3w a, int sa, v3w b, int sb, v3w c, int sc, mw *inside)
+static GJKB_INLINE cand_w tri_face(v3w a, int sa, v3w b, int sb, v3w c, int sc, mw *inside)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f);
     v3w n = v3_cross(v3_sub(b, a), v3_sub(c, a));
@@ -304,7 +311,7 @@ static inline cand_w tri_face(v3w a, int sa, v3w b, int sb, v3w c, int sc, mw *i
 }
 
 /* Triangle with newest point c (slot 2): edges ca, cb and the face. */
-static inline cand_w tri_closest(v3w a, v3w b, v3w c)
+static GJKB_INLINE cand_w tri_closest(v3w a, v3w b, v3w c)
 {
     mw inside;
     cand_w best = seg_closest(c, 2, a, 0);
@@ -314,14 +321,14 @@ static inline cand_w tri_closest(v3w a, v3w b, v3w c)
 }
 
 /* det(a, b, c) = a . (b x c) */
-static inline fw det3(v3w a, v3w b, v3w c)
+static GJKB_INLINE fw det3(v3w a, v3w b, v3w c)
 {
     return v3_dot(a, v3_cross(b, c));
 }
 
 /* Tetrahedron with newest point d (slot 3): the origin inside (enclosed),
  * else the best of the edges and faces through d. */
-static inline cand_w tet_closest(v3w a, v3w b, v3w c, v3w d, mw *enclosed)
+static GJKB_INLINE cand_w tet_closest(v3w a, v3w b, v3w c, v3w d, mw *enclosed)
 {
     const fw zero = fw_zero();
     /* Barycentric numerators of the origin: all of one sign with the volume
@@ -355,32 +362,32 @@ typedef struct simplex_w {
     fw n;         /* occupied slots 0..n-1, as a float count */
 } simplex_w;
 
-/* Moves the slots with weight to the front, keeping their order. */
-static inline void simplex_compact(simplex_w *s, mw m, int witnesses)
+/* Where m: takes the weights l, then moves the slots with weight to the
+ * front in place, keeping their order (a slot only ever moves down, so
+ * reading slot i after writing slots below it is safe). */
+static GJKB_INLINE void simplex_commit(simplex_w *s, mw m, const fw l[4], int witnesses)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f);
-    simplex_w r = *s;
     fw pos = zero;
     for (int i = 0; i < 4; i++) {
-        mw keep = fw_gt(s->l[i], zero);
+        mw keep = mw_and(m, fw_gt(l[i], zero));
         for (int j = 0; j <= i; j++) {
-            mw to = mw_and(mw_and(m, keep), fw_eq(pos, fw_splat((float)j)));
-            r.p[j] = v3_sel(to, s->p[i], r.p[j]);
+            mw to = mw_and(keep, fw_eq(pos, fw_splat((float)j)));
+            s->p[j] = v3_sel(to, s->p[i], s->p[j]);
             if (witnesses)
-                r.pa[j] = v3_sel(to, s->pa[i], r.pa[j]);
-            r.l[j] = fw_sel(to, s->l[i], r.l[j]);
+                s->pa[j] = v3_sel(to, s->pa[i], s->pa[j]);
+            s->l[j] = fw_sel(to, l[i], s->l[j]);
         }
         pos = fw_add(pos, fw_sel(keep, one, zero));
     }
     /* Slots past the new count carry no weight. */
     for (int j = 0; j < 4; j++)
-        r.l[j] = fw_sel(mw_and(m, fw_le(pos, fw_splat((float)j))), zero, r.l[j]);
-    r.n = fw_sel(m, pos, s->n);
-    *s = r;
+        s->l[j] = fw_sel(mw_and(m, fw_le(pos, fw_splat((float)j))), zero, s->l[j]);
+    s->n = fw_sel(m, pos, s->n);
 }
 
 /* Witness points on A's and B's cores from the simplex weights. */
-static inline void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
+static GJKB_INLINE void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
 {
     v3w a = v3_scale(s->pa[0], s->l[0]);
     for (int i = 1; i < 4; i++)
@@ -391,12 +398,12 @@ static inline void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
 
 /* ---- one bundle ---------------------------------------------------------- */
 
-static void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o)
+static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o,
+                                   const int distance_mode)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
     const fw tiny = fw_splat(GJKB_K_TINY);
-    const int distance_mode = world->distance_mode;
 
     /* Pack: both bodies' rotations and cores, B's pose in A's frame, the
      * pair's scale (a power of two, so scaling is exact) and tolerances. */
@@ -489,37 +496,38 @@ static void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o
         if (!mw_any(active))
             break;
 
-        /* Insert w into the first free slot. */
-        simplex_w nx = sx;
+        /* Put w into the first free slot. The count moves only on commit,
+         * so a lane that stalls keeps its simplex (the slot past its count
+         * is scratch). */
         for (int k = 0; k < 4; k++) {
             mw slot = mw_and(active, fw_eq(sx.n, fw_splat((float)k)));
-            nx.p[k] = v3_sel(slot, w, nx.p[k]);
+            sx.p[k] = v3_sel(slot, w, sx.p[k]);
             if (distance_mode)
-                nx.pa[k] = v3_sel(slot, pa, nx.pa[k]);
+                sx.pa[k] = v3_sel(slot, pa, sx.pa[k]);
         }
-        nx.n = fw_sel(active, fw_add(sx.n, one), sx.n);
+        fw count = fw_add(sx.n, one);
 
         /* Sub-distance for every simplex size some active lane has. */
         cand_w c = cand_none();
         mw enclosed = mw_false();
-        mw n1 = mw_and(active, fw_eq(nx.n, one));
-        mw n2 = mw_and(active, fw_eq(nx.n, fw_splat(2.0f)));
-        mw n3 = mw_and(active, fw_eq(nx.n, fw_splat(3.0f)));
-        mw n4 = mw_and(active, fw_eq(nx.n, fw_splat(4.0f)));
+        mw n1 = mw_and(active, fw_eq(count, one));
+        mw n2 = mw_and(active, fw_eq(count, fw_splat(2.0f)));
+        mw n3 = mw_and(active, fw_eq(count, fw_splat(3.0f)));
+        mw n4 = mw_and(active, fw_eq(count, fw_splat(4.0f)));
         if (mw_any(n1)) {
             cand_w c1 = cand_none();
-            c1.v = nx.p[0];
+            c1.v = sx.p[0];
             c1.vv = v3_dot(c1.v, c1.v);
             c1.l[0] = one;
             c = cand_pick(n1, c1, c);
         }
         if (mw_any(n2))
-            c = cand_pick(n2, seg_closest(nx.p[1], 1, nx.p[0], 0), c);
+            c = cand_pick(n2, seg_closest(sx.p[1], 1, sx.p[0], 0), c);
         if (mw_any(n3))
-            c = cand_pick(n3, tri_closest(nx.p[0], nx.p[1], nx.p[2]), c);
+            c = cand_pick(n3, tri_closest(sx.p[0], sx.p[1], sx.p[2]), c);
         if (mw_any(n4)) {
             mw in;
-            cand_w c4 = tet_closest(nx.p[0], nx.p[1], nx.p[2], nx.p[3], &in);
+            cand_w c4 = tet_closest(sx.p[0], sx.p[1], sx.p[2], sx.p[3], &in);
             c = cand_pick(n4, c4, c);
             enclosed = mw_and(n4, in);
         }
@@ -543,15 +551,7 @@ static void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o
         }
         mw commit = mw_andnot(mw_andnot(active, core), stall);
 
-        for (int i = 0; i < 4; i++)
-            nx.l[i] = fw_sel(commit, c.l[i], nx.l[i]);
-        simplex_compact(&nx, commit, distance_mode);
-        for (int i = 0; i < 4; i++) {
-            sx.p[i] = v3_sel(commit, nx.p[i], sx.p[i]);
-            sx.pa[i] = v3_sel(commit, nx.pa[i], sx.pa[i]);
-            sx.l[i] = fw_sel(commit, nx.l[i], sx.l[i]);
-        }
-        sx.n = fw_sel(commit, nx.n, sx.n);
+        simplex_commit(&sx, commit, c.l, distance_mode);
         v = v3_sel(commit, c.v, v);
         vv = fw_sel(commit, c.vv, vv);
         best_vv = fw_min(best_vv, fw_sel(commit, vv, best_vv));
@@ -613,10 +613,25 @@ static void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o
     v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
 }
 
+/* One copy per mode, so hit mode carries no witness state at all. */
+static void gjk_bundles_hit(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
+{
+    for (uint32_t b = 0; b < bundles; b++)
+        gjk_bundle(w, l, (size_t)b * GJKB_W, 0);
+}
+
+static void gjk_bundles_distance(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
+{
+    for (uint32_t b = 0; b < bundles; b++)
+        gjk_bundle(w, l, (size_t)b * GJKB_W, 1);
+}
+
 /* The exported entry: bundles [0, bundles) of a chunk. */
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles);
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
 {
-    for (uint32_t b = 0; b < bundles; b++)
-        gjk_bundle(w, l, (size_t)b * GJKB_W);
+    if (w->distance_mode)
+        gjk_bundles_distance(w, l, bundles);
+    else
+        gjk_bundles_hit(w, l, bundles);
 }
