@@ -4,7 +4,7 @@
 # sudo available); on any other machine install the listed packages yourself.
 set -euo pipefail
 
-pkgs=(cmake make gcc pkg-config libsimde-dev libcmocka-dev)
+pkgs=(cmake make gcc libc6-dev pkg-config libsimde-dev libcmocka-dev)
 cross=0
 for job in "$@"; do
   case "$job" in
