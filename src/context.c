@@ -103,6 +103,18 @@ static gjkb_backend best_backend(void)
     return GJKB_BACKEND_REFERENCE;
 }
 
+/* Hull support in the wide kernels (a tuning knob, results identical):
+ * GJKB_HULL_SUPPORT=gather|within, else by hull size as measured. */
+static int hull_strategy(void)
+{
+    const char *env = getenv("GJKB_HULL_SUPPORT");
+    if (env && strcmp(env, "gather") == 0)
+        return INT32_MAX;
+    if (env && strcmp(env, "within") == 0)
+        return 0;
+    return GJKB_HULL_WITHIN_FROM;
+}
+
 gjkb_error gjkb_create(const gjkb_config *cfg, gjkb_context **out)
 {
     if (!out)
@@ -125,6 +137,7 @@ gjkb_error gjkb_create(const gjkb_config *cfg, gjkb_context **out)
     if (!ctx)
         return GJKB_ERR_MEMORY;
     ctx->backend = want;
+    ctx->hull_within_from = hull_strategy();
     if (cfg && cfg->reserve_pairs && gjkb__scratch_reserve(ctx, cfg->reserve_pairs) != GJKB_OK) {
         gjkb_destroy(ctx);
         return GJKB_ERR_MEMORY;
@@ -174,20 +187,46 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
     return true;
 }
 
+/* Grows a 64-byte aligned float array to hold at least need floats. */
+static bool grow_aligned(float **p, uint32_t used, uint32_t *cap, uint32_t need)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t c = *cap ? *cap : 256;
+    while (c < need)
+        c *= 2;
+    float *q = aligned_alloc(64, (size_t)c * sizeof(float));
+    if (!q)
+        return false;
+    if (used)
+        memcpy(q, *p, (size_t)used * sizeof(float));
+    free(*p);
+    *p = q;
+    *cap = (uint32_t)c;
+    return true;
+}
+
 gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id)
 {
     if (!ctx || !id || (n > 0 && !xyz))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_hull_add: NULL %s",
                           !ctx ? "context" : !id ? "id" : "points");
-    /* The wide kernels index hulls and points with int32 lanes. */
-    if (ctx->hull_count >= INT32_MAX || n > (uint32_t)INT32_MAX - ctx->point_count)
+    /* Each hull starts on a 64-byte boundary and is padded with copies of
+     * its last point to a multiple of GJKB_HULL_PAD, so a wide kernel can
+     * load any hull W points at a time and the padding never wins a max.
+     * The wide kernels index hulls and points with int32 lanes. */
+    uint32_t slots = (n + GJKB_HULL_PAD - 1) / GJKB_HULL_PAD * GJKB_HULL_PAD;
+    if (slots == 0)
+        slots = GJKB_HULL_PAD;
+    if (ctx->hull_count >= INT32_MAX || n > (uint32_t)INT32_MAX - GJKB_HULL_PAD ||
+        slots > (uint32_t)INT32_MAX - ctx->point_count)
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_hull_add: too many hulls or points");
-    uint32_t need = ctx->point_count + n;
+    uint32_t need = ctx->point_count + slots;
     uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap;
     uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap;
-    if (!grow((void **)&ctx->hx, &cap, need, sizeof(float)) ||
-        !grow((void **)&ctx->hy, &cap2, need, sizeof(float)) ||
-        !grow((void **)&ctx->hz, &cap3, need, sizeof(float)) ||
+    if (!grow_aligned(&ctx->hx, ctx->point_count, &cap, need) ||
+        !grow_aligned(&ctx->hy, ctx->point_count, &cap2, need) ||
+        !grow_aligned(&ctx->hz, ctx->point_count, &cap3, need) ||
         !grow((void **)&ctx->hulls, &hcap, ctx->hull_count + 1, sizeof(gjkb__hull)) ||
         !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
@@ -197,8 +236,9 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
     ctx->point_cap = cap;
 
     gjkb__hull h = { ctx->point_count, n, n > 0, 0.0 };
-    for (uint32_t i = 0; i < n; i++) {
-        double x = xyz[3 * i], y = xyz[3 * i + 1], z = xyz[3 * i + 2];
+    for (uint32_t i = 0; i < slots; i++) {
+        uint32_t k = i < n ? i : (n ? n - 1 : 0);
+        double x = n ? xyz[3 * k] : 0.0, y = n ? xyz[3 * k + 1] : 0.0, z = n ? xyz[3 * k + 2] : 0.0;
         if (!gjkb__coord_ok(x) || !gjkb__coord_ok(y) || !gjkb__coord_ok(z))
             h.valid = false;
         ctx->hx[h.first + i] = (float)x;

@@ -23,4 +23,56 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
 void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *res);
 gjkb_result gjkb__invalid_result(void);
 
+/* ---- the broadphase kernels (src/kernel/bounds.inl, src/kernel/sweep.inl)
+ * One body each, compiled per width like the GJK kernel; the width-agnostic
+ * rest (checks, sort, sentinels, buffers, threads) is src/broadphase.c. */
+
+/* Boxes sorted by their min along the sweep axis (axis 0 here; 1 and 2 are
+ * the other two), in 64-byte aligned blocks of GJKB_PACK_ALIGN (16) boxes:
+ * block b holds, 16 floats each, min0, max0, min1, max1, min2, max2 of boxes
+ * 16b to 16b + 15 (GJKB_SORTED_AT), so a bundle of any width is W
+ * consecutive floats of each, at offsets known when compiling. count real
+ * boxes are followed by sentinels to the end of a block, at least one:
+ * every value NaN, so a bundle that reaches them stops the scan (a <=
+ * against NaN is false even against a max of +inf) and never reports them. */
+typedef struct gjkb__sorted {
+    uint32_t count;
+    const float *box;
+    const uint32_t *id;        /* body id of each sorted box */
+    const uint8_t *flags;      /* GJKB_BODY_* per body id, or NULL */
+} gjkb__sorted;
+
+enum { GJKB_SORTED_MIN0, GJKB_SORTED_MAX0, GJKB_SORTED_MIN1, GJKB_SORTED_MAX1, GJKB_SORTED_MIN2,
+       GJKB_SORTED_MAX2, GJKB_SORTED_FIELDS };
+/* Index of field f of sorted box j in gjkb__sorted.box. */
+#define GJKB_SORTED_AT(j, f) \
+    (((size_t)(j) >> 4) * (16 * GJKB_SORTED_FIELDS) + (size_t)(f) * 16 + ((size_t)(j) & 15))
+
+/* A growable list of pairs (a < b). */
+typedef struct gjkb__pairbuf {
+    uint32_t *a, *b;
+    uint32_t count, cap;
+} gjkb__pairbuf;
+
+/* Makes room for at least `more` pairs past count; false when out of
+ * memory or past UINT32_MAX pairs (the buffer is then unchanged). */
+bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more);
+
+typedef struct gjkb__broad_kernel {
+    const char *name;
+    int width;
+    /* Boxes of bodies [first, end) into out (arguments already checked:
+     * kinds and hull ids in range). */
+    void (*bounds)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,
+                   const gjkb_aabbs *out);
+    /* Appends the overlapping pairs of sorted boxes i in [first, end)
+     * against every later box, in order of i then of the later box; false
+     * when the buffer cannot grow (the pairs so far stay). */
+    bool (*sweep)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);
+} gjkb__broad_kernel;
+
+/* The broad kernels at a backend's width (reference: width 1), with the
+ * same availability as gjkb__kernel_for; NULL when this build has none. */
+const gjkb__broad_kernel *gjkb__broad_for(gjkb_backend backend);
+
 #endif

@@ -8,6 +8,15 @@
 #include <math.h>
 #include <stdbool.h>
 
+/* Hulls of at least this many points use the within-hull support in the
+ * wide kernels, smaller ones the gather across lanes. Measured on AVX-512
+ * (hull16 and hull64 workloads) the gather won at both sizes, so by default
+ * no size uses within-hull; GJKB_HULL_SUPPORT=within forces it. */
+#define GJKB_HULL_WITHIN_FROM INT32_MAX
+
+/* Hull storage granule, in points: the widest kernel's lane count. */
+#define GJKB_HULL_PAD 16
+
 /* A registered hull: points [first, first + n) of the context's SoA point
  * arrays. valid is false for an empty hull or one with a non-finite or
  * oversized point. radius is the largest distance of a point from the local
@@ -24,14 +33,26 @@ struct gjkb_context {
     /* hulls */
     gjkb__hull *hulls;
     uint32_t hull_count, hull_cap;
-    float *hx, *hy, *hz;             /* all hull points, SoA */
+    float *hx, *hy, *hz;             /* all hull points, SoA, 64-byte aligned, each
+                                        hull padded to GJKB_HULL_PAD (see gjkb_hull_add) */
     /* the same hulls as the wide kernels gather them */
     int32_t *hull_first, *hull_n;
     float *hull_radius;              /* NaN for an invalid hull */
     uint32_t point_count, point_cap;
+    /* hull support strategy of the wide kernels: within-hull from this many
+     * points up, gathered across lanes below (GJKB_HULL_SUPPORT overrides) */
+    int hull_within_from;
     /* batch scratch, owned by the pipeline */
     void *scratch;
     size_t scratch_bytes;
+    /* ---- broadphase and threads (src/broadphase.c) ----
+     * threads: set by gjkb_set_threads, 0 or 1 meaning the calling thread
+     * only (read it through gjkb__threads). broad: the broadphase's buffers
+     * (gjkb_step's boxes and results, sort scratch, the sorted boxes, the
+     * pair outputs, one pair buffer per thread), grown geometrically and
+     * never shrunk; freed with the pipeline scratch (gjkb__broad_free). */
+    int threads;
+    struct gjkb__broad *broad;
 };
 
 /* Query settings with defaults filled in. */
@@ -70,6 +91,25 @@ gjkb_shape gjkb__body_shape(const gjkb_bodies *bodies, uint32_t i);
 /* Bounding radius of a shape's core about its local origin, margin
  * excluded (shape must be valid). */
 double gjkb__core_radius(const gjkb_context *ctx, const gjkb_shape *s);
+
+/* ---- threads -------------------------------------------------------------
+ * OpenMP pragmas that vanish in a build without OpenMP (no unknown-pragma
+ * warnings), and the thread count a call on ctx may use (at least 1). */
+#ifdef _OPENMP
+#include <omp.h>
+#define GJKB_OMP(directive) _Pragma(#directive)
+static inline int gjkb__thread_id(void) { return omp_get_thread_num(); }
+#else
+#define GJKB_OMP(directive)
+static inline int gjkb__thread_id(void) { return 0; }
+#endif
+static inline int gjkb__threads(const gjkb_context *ctx)
+{
+    return ctx->threads > 1 ? ctx->threads : 1;
+}
+
+/* Frees the broadphase's buffers (src/broadphase.c). */
+void gjkb__broad_free(gjkb_context *ctx);
 
 /* ---- the reference path (src/scalar/reference.c) ------------------------
  * Answers one valid pair in double precision, in A's local frame.

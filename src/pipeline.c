@@ -22,6 +22,11 @@ typedef struct scratch {
     void *block;           /* one aligned block behind the lane arrays */
     uint32_t *order;       /* pair indices, bucketed */
     uint32_t order_cap;
+    /* Lanes of threads 1, 2, ... of a threaded batch (thread 0 has lanes):
+     * every thread packs and runs its own chunks. */
+    gjkb__lanes *more;
+    void **more_block;
+    int more_count;
 } scratch;
 
 /* The lane arrays of gjkb__lanes, all 4-byte elements, in one list. */
@@ -37,6 +42,23 @@ static void **lane_array(gjkb__lanes *l, int i)
     return i < (int)(sizeof fields / sizeof fields[0]) ? fields[i] : NULL;
 }
 
+/* One aligned block behind a chunk's lane arrays; returns its size, 0 when
+ * out of memory. */
+static size_t lanes_alloc(gjkb__lanes *l, void **block)
+{
+    int n = 0;
+    while (lane_array(l, n))
+        n++;
+    size_t bytes = (size_t)CHUNK * 4;   /* a multiple of 64 */
+    *block = aligned_alloc(64, bytes * (size_t)n);
+    if (!*block)
+        return 0;
+    memset(*block, 0, bytes * (size_t)n);
+    for (int i = 0; i < n; i++)
+        *lane_array(l, i) = (char *)*block + bytes * (size_t)i;
+    return bytes * (size_t)n;
+}
+
 static scratch *scratch_get(gjkb_context *ctx)
 {
     if (ctx->scratch)
@@ -44,21 +66,38 @@ static scratch *scratch_get(gjkb_context *ctx)
     scratch *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    int n = 0;
-    while (lane_array(&s->lanes, n))
-        n++;
-    size_t bytes = (size_t)CHUNK * 4;   /* a multiple of 64 */
-    s->block = aligned_alloc(64, bytes * (size_t)n);
-    if (!s->block) {
+    size_t bytes = lanes_alloc(&s->lanes, &s->block);
+    if (!bytes) {
         free(s);
         return NULL;
     }
-    memset(s->block, 0, bytes * (size_t)n);
-    for (int i = 0; i < n; i++)
-        *lane_array(&s->lanes, i) = (char *)s->block + bytes * (size_t)i;
     ctx->scratch = s;
-    ctx->scratch_bytes = bytes * (size_t)n;
+    ctx->scratch_bytes = bytes;
     return s;
+}
+
+/* Lanes for `threads` threads in all. */
+static bool scratch_threads(gjkb_context *ctx, scratch *s, int threads)
+{
+    int need = threads - 1;
+    if (need <= s->more_count)
+        return true;
+    gjkb__lanes *more = realloc(s->more, sizeof *more * (size_t)need);
+    if (!more)
+        return false;
+    s->more = more;
+    void **blocks = realloc(s->more_block, sizeof *blocks * (size_t)need);
+    if (!blocks)
+        return false;
+    s->more_block = blocks;
+    while (s->more_count < need) {
+        size_t bytes = lanes_alloc(&s->more[s->more_count], &s->more_block[s->more_count]);
+        if (!bytes)
+            return false;
+        ctx->scratch_bytes += bytes;
+        s->more_count++;
+    }
+    return true;
 }
 
 gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
@@ -77,13 +116,20 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
     return GJKB_OK;
 }
 
+/* Frees all of the context's scratch: the batch's, its threads' and the
+ * broadphase's buffers. */
 void gjkb__scratch_free(gjkb_context *ctx)
 {
+    gjkb__broad_free(ctx);
     scratch *s = ctx->scratch;
     if (!s)
         return;
     free(s->block);
     free(s->order);
+    for (int t = 0; t < s->more_count; t++)
+        free(s->more_block[t]);
+    free(s->more);
+    free(s->more_block);
     free(s);
     ctx->scratch = NULL;
 }
@@ -202,6 +248,25 @@ static void scatter_no_points(uint32_t i, gjkb_results *out)
 
 /* ---- the batch ---------------------------------------------------------- */
 
+/* Pairs order[first, first + lanes) (lanes <= CHUNK) through one chunk of
+ * lane arrays: fill, run the kernel, scatter in pair order. */
+static void run_chunk(const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l, const gjkb_bodies *bodies,
+                      const gjkb_pairs *pairs, const uint32_t *idx, uint32_t lanes, const gjkb__params *p,
+                      const gjkb_query *warm, bool points, gjkb_results *results)
+{
+    uint32_t width = (uint32_t)k->width;
+    for (uint32_t j = 0; j < lanes; j++)
+        fill_lane(l, j, bodies, pairs, idx[j], warm);
+    uint32_t bundles = (lanes + width - 1) / width;
+    fill_padding(l, lanes, bundles * width);
+    k->run(w, l, bundles);
+    for (uint32_t j = 0; j < lanes; j++) {
+        scatter_lane(l, j, bodies, pairs, idx[j], points, results);
+        if (p->mode == GJKB_HIT)
+            scatter_no_points(idx[j], results);
+    }
+}
+
 gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
                               const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
 {
@@ -224,23 +289,33 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
         ctx->point_count ? ctx->hx : &zero_f, ctx->point_count ? ctx->hy : &zero_f,
         ctx->point_count ? ctx->hz : &zero_f,
         (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, warm != NULL, p->max_iterations,
+        ctx->hull_within_from,
     };
     bool points = p->mode == GJKB_DISTANCE && (results->ax || results->bx || results->nx);
 
     bucket(ctx, bodies, pairs, s->order);
-    uint32_t width = (uint32_t)k->width;
-    for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
-        uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
-        const uint32_t *idx = s->order + first;
-        for (uint32_t j = 0; j < lanes; j++)
-            fill_lane(&s->lanes, j, bodies, pairs, idx[j], warm);
-        uint32_t bundles = (lanes + width - 1) / width;
-        fill_padding(&s->lanes, lanes, bundles * width);
-        k->run(&w, &s->lanes, bundles);
-        for (uint32_t j = 0; j < lanes; j++) {
-            scatter_lane(&s->lanes, j, bodies, pairs, idx[j], points, results);
-            if (p->mode == GJKB_HIT)
-                scatter_no_points(idx[j], results);
+    /* Threads take whole chunks, each with its own lane arrays. A pair's
+     * result depends on nothing but the pair, so any split gives the same
+     * bits. A few chunks per thread at least, or one thread does it all. */
+    uint32_t chunks = (pairs->count + CHUNK - 1) / CHUNK;
+    int threads = gjkb__threads(ctx);
+    if ((uint32_t)threads > chunks / 4)
+        threads = chunks / 4 > 1 ? (int)(chunks / 4) : 1;
+    if (threads > 1 && !scratch_threads(ctx, s, threads))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", threads);
+    if (threads == 1) {
+        for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
+            uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
+            run_chunk(k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, warm, points, results);
+        }
+    } else {
+        GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
+        for (uint32_t c = 0; c < chunks; c++) {
+            int t = gjkb__thread_id();
+            uint32_t first = c * CHUNK;
+            uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
+            run_chunk(k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
+                      warm, points, results);
         }
     }
     ctx->message[0] = '\0';

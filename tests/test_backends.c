@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* test_backends.c - every wide backend this build runs against the scalar
  * reference on a large mixed batch (all kind combinations, margins, hulls),
  * and bit-identical results across widths, pair order and neighbours.
@@ -285,11 +286,38 @@ static void test_order_and_neighbour_invariance(void **state)
     free(ib);
 }
 
+/* Both hull support strategies (gather across lanes, within one hull) give
+ * the same bits: the choice between them is only about speed. */
+static void test_hull_strategies_identical(void **state)
+{
+    (void)state;
+    gjkb_pairs pairs = scene_pairs(&g_scene);
+    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        outputs o[2];
+        static const char *const modes[2] = { "gather", "within" };
+        for (int m = 0; m < 2; m++) {
+            setenv("GJKB_HULL_SUPPORT", modes[m], 1);
+            gjkb_context *ctx = context_for((gjkb_backend)b);
+            o[m] = outputs_make(g_pairs);
+            run(ctx, GJKB_DISTANCE, &pairs, &o[m]);
+            gjkb_destroy(ctx);
+        }
+        unsetenv("GJKB_HULL_SUPPORT");
+        if (!outputs_identical(&o[0], &o[1]))
+            fail_msg("%s: gather and within-hull supports differ", gjkb_backend_name((gjkb_backend)b));
+        outputs_free(&o[0]);
+        outputs_free(&o[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backends_match_reference_and_each_other),
         cmocka_unit_test(test_order_and_neighbour_invariance),
+        cmocka_unit_test(test_hull_strategies_identical),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,7 +2,7 @@
  * through the library on every available backend against hand-computed
  * answers, and the gjkbatch binary end to end (its path comes from the
  * GJKBATCH_CLI environment variable that CTest sets). */
-#define _POSIX_C_SOURCE 200809L /* fork, mkdtemp */
+#define _POSIX_C_SOURCE 200809L /* posix_spawn, mkdtemp */
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 #include "../tools/pairfile.h"
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -645,44 +648,48 @@ static void test_write_csv_format(void **state)
 /* ---- the binary, end to end -------------------------------------------------- */
 
 static const char *cli;          /* GJKBATCH_CLI */
-static const char *emulator;     /* GJKBATCH_EMULATOR: runs a cross-built binary */
+static const char *emulator;     /* GJKBATCH_EMULATOR: command that runs a cross-built binary */
 static const char *data_dir;     /* GJKBATCH_TEST_DATA */
 static char tmp_dir[64];
 
 /* Runs the tool with args (NULL-terminated); stdin from in_path (or
  * /dev/null), stdout and stderr into files of tmp_dir. Returns the exit
- * status. */
+ * status. posix_spawn rather than fork: fork hangs under qemu-user, where
+ * the cross-built tests run. */
 static int run_tool(const char *in_path, const char *const *args)
 {
-    char out_path[128], err_path[128];
+    char out_path[128], err_path[128], emu[256];
     snprintf(out_path, sizeof out_path, "%s/stdout", tmp_dir);
     snprintf(err_path, sizeof err_path, "%s/stderr", tmp_dir);
-    const char *argv[32];
+    char *argv[32];
     int n = 0;
-    if (emulator && *emulator)
-        argv[n++] = emulator;
-    argv[n++] = cli;
+    /* the emulator command comes as space-separated words */
+    snprintf(emu, sizeof emu, "%s", emulator ? emulator : "");
+    for (char *w = strtok(emu, " "); w; w = strtok(NULL, " ")) {
+        assert_true(n < 8);
+        argv[n++] = w;
+    }
+    argv[n++] = (char *)cli;
     for (int i = 0; args[i]; i++) {
         assert_true(n < 31);
-        argv[n++] = args[i];
+        argv[n++] = (char *)args[i];
     }
     argv[n] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
+    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 0, in_path ? in_path : "/dev/null", O_RDONLY, 0), 0);
+    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
+    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
     fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int in = open(in_path ? in_path : "/dev/null", O_RDONLY);
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-            _exit(126);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
+    pid_t pid;
+    int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e != 0)
+        fail_msg("cannot start %s: %s", argv[0], strerror(e));
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
-    assert_int_not_equal(WEXITSTATUS(status), 127); /* exec failed */
     return WEXITSTATUS(status);
 }
 

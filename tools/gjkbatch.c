@@ -195,9 +195,11 @@ static int results_alloc(result_buf *rb, uint32_t n, gjkb_mode mode)
 {
     size_t m = n ? n : 1;
     int points = mode == GJKB_DISTANCE;
-    size_t bytes = m * (sizeof(double) * (1 + (points ? 9 : 0)) + sizeof(uint32_t) + 1);
+    size_t per = sizeof(double) * (1 + (points ? 9 : 0)) + sizeof(uint32_t) + 1;
     memset(rb, 0, sizeof *rb);
-    rb->block = malloc(bytes);
+    if (m > SIZE_MAX / per)
+        return -1;
+    rb->block = malloc(m * per);
     if (!rb->block)
         return -1;
     /* doubles first, then the 4-byte and 1-byte columns: all aligned */
@@ -252,9 +254,8 @@ static int cmd_query(int argc, char **argv)
     gjkb_context *ctx = create_context(o.backend);
     if (!ctx)
         goto done;
-    gjkb_error e = pairfile_register_hulls(&pf, ctx);
-    if (e != GJKB_OK) {
-        fprintf(stderr, "gjkbatch: registering hulls: %s\n", gjkb_error_string(e));
+    if (pairfile_register_hulls(&pf, ctx) != GJKB_OK) {
+        fprintf(stderr, "gjkbatch: registering hulls: %s\n", gjkb_last_error(ctx));
         goto done;
     }
     if (results_alloc(&rb, pf.pair_count, o.mode)) {

@@ -185,6 +185,69 @@ static inline v3w mat_mul(const fw r[9], v3w v)
                    fw_add(fw_add(fw_mul(r[6], v.x), fw_mul(r[7], v.y)), fw_mul(r[8], v.z)));
 }
 
+/* Hull support, two ways; both return the first point of largest d.p in
+ * the hull's order (ties under ==), so they give the same bits and the
+ * choice between them is only about speed (gjkb__world.within_from). */
+
+/* Gather across lanes: point k of every lane's hull per step; lanes with
+ * fewer points repeat their last one, which never wins. */
+static GJKB_INLINE v3w hull_gather(const shape_w *s, v3w d, const gjkb__world *w)
+{
+    fw best = fw_splat(-INFINITY);
+    v3w bp = v3_zero();
+    for (int k = 0; k < s->max_points; k++) {
+        iw idx = iw_add(s->hf, iw_min(iw_splat(k), s->last));
+        v3w q = v3_make(fw_gather(w->px, idx), fw_gather(w->py, idx), fw_gather(w->pz, idx));
+        fw dot = v3_dot(q, d);
+        mw better = fw_gt(dot, best);
+        best = fw_sel(better, dot, best);
+        bp = v3_sel(better, q, bp);
+    }
+    return bp;
+}
+
+/* Within a hull: one lane's hull at a time, W points per step with aligned
+ * loads (hulls are stored padded, see gjkb_hull_add), then the first index
+ * of the largest dot across the W running maxima. */
+static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
+{
+    _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W], ox[GJKB_W], oy[GJKB_W], oz[GJKB_W], best_l[GJKB_W];
+    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W], index_l[GJKB_W];
+    fw_store(dx, d.x);
+    fw_store(dy, d.y);
+    fw_store(dz, d.z);
+    iw_store(first, s->hf);
+    iw_store(last, s->last);
+    unsigned bits = mw_bits(s->hull);
+    for (int i = 0; i < GJKB_W; i++) {
+        ox[i] = oy[i] = oz[i] = 0.0f;
+        if (!((bits >> i) & 1u))
+            continue;
+        const float *px = w->px + first[i], *py = w->py + first[i], *pz = w->pz + first[i];
+        v3w di = v3_splat(dx[i], dy[i], dz[i]);
+        fw best = fw_splat(-INFINITY);
+        iw index = iw_zero(), k = iw_lane_index();
+        for (int32_t j = 0; j <= last[i]; j += GJKB_W) {
+            fw dot = v3_dot(v3_load(px + j, py + j, pz + j), di);
+            mw better = fw_gt(dot, best);
+            best = fw_sel(better, dot, best);
+            index = iw_sel(better, k, index);
+            k = iw_add(k, iw_splat(GJKB_W));
+        }
+        fw_store(best_l, best);
+        iw_store(index_l, index);
+        float top = fw_hmax(best);
+        int32_t pick = INT32_MAX;
+        for (int l = 0; l < GJKB_W; l++)
+            if (best_l[l] == top && index_l[l] < pick)
+                pick = index_l[l];
+        ox[i] = px[pick];
+        oy[i] = py[pick];
+        oz[i] = pz[pick];
+    }
+    return v3_load(ox, oy, oz);
+}
+
 /* Support point of a core in local direction d (scaled local frame). */
 static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world *w, fw inv_scale)
 {
@@ -212,19 +275,8 @@ static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world 
         }
     }
     if (s->max_points > 0) {
-        /* Gather across lanes: point k of every lane's hull per step; lanes
-         * with fewer points repeat their last one, which never wins. */
-        fw best = fw_splat(-INFINITY);
-        v3w bp = v3_make(zero, zero, zero);
-        for (int k = 0; k < s->max_points; k++) {
-            iw idx = iw_add(s->hf, iw_min(iw_splat(k), s->last));
-            v3w q = v3_make(fw_gather(w->px, idx), fw_gather(w->py, idx), fw_gather(w->pz, idx));
-            fw dot = v3_dot(q, d);
-            mw better = fw_gt(dot, best);
-            best = fw_sel(better, dot, best);
-            bp = v3_sel(better, q, bp);
-        }
-        p = v3_sel(s->hull, v3_scale(bp, inv_scale), p);
+        v3w hp = s->max_points >= w->within_from ? hull_within(s, d, w) : hull_gather(s, d, w);
+        p = v3_sel(s->hull, v3_scale(hp, inv_scale), p);
     }
     return p;
 }

@@ -41,6 +41,9 @@ typedef struct gjkb__world {
     float tolerance, max_distance;
     int distance_mode, warm;
     uint32_t max_iterations;
+    int within_from;            /* hull support: within-hull vectorized for bundles whose
+                                   longest hull has at least this many points, else
+                                   gathered across lanes (same results either way) */
 } gjkb__world;
 
 /* A kernel runs bundles [0, bundles) of a chunk. */

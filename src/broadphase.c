@@ -1,0 +1,621 @@
+/* broadphase.c - the width-agnostic half of the broadphase: argument
+ * checks, the choice of sweep axis, the radix sort, the sorted copy with its
+ * sentinels, the context's output buffers, the per-frame gjkb_step, and
+ * threads. The wide halves are src/kernel/bounds.inl and sweep.inl.
+ *
+ * Everything that decides which pairs come out and in what order happens
+ * here, once, in a fixed order: the kernels only test boxes, so every
+ * backend and thread count gives the same pair list. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "dispatch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* 32-bit keys in three passes of 11, 11 and 10 bits. */
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+/* Below this many boxes or bodies a call stays on the calling thread. */
+#define MIN_PER_THREAD 1024u
+/* Sweep ranges per thread, for balance (each has its own pair buffer). */
+#define PARTS_PER_THREAD 4
+/* gjkb_set_threads accepts at most this many. */
+#define MAX_THREADS 1024
+
+struct gjkb__broad {
+    /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z */
+    float *box[6];
+    uint32_t box_cap;
+    /* the sort: key << 32 | box index, twice for the radix passes */
+    uint64_t *item[2];
+    uint32_t sort_cap;
+    uint32_t hist[3][RADIX];
+    /* the sorted boxes in blocks (gjkb__sorted) with their sentinels */
+    float *sorted;
+    uint32_t *sorted_id;
+    uint32_t sorted_cap;   /* boxes, a multiple of GJKB_PACK_ALIGN */
+    /* pairs: the output, and one buffer per part of a threaded sweep */
+    gjkb__pairbuf pairs;
+    gjkb__pairbuf *part;
+    bool *part_ok;
+    int parts;
+    /* gjkb_step's results */
+    uint8_t *status;
+    uint32_t *iterations;
+    double *res[10];   /* distance, ax, ay, az, bx, by, bz, nx, ny, nz */
+    uint32_t res_cap;
+};
+
+/* ---- buffers -------------------------------------------------------------- */
+
+/* Capacity for need elements: doubling from cap, at most UINT32_MAX. */
+static uint32_t grown(uint32_t cap, uint32_t need)
+{
+    uint64_t c = cap ? cap : 64;
+    while (c < need)
+        c *= 2;
+    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* realloc that leaves *p alone on failure. */
+static bool resize(void **p, size_t bytes)
+{
+    void *q = realloc(*p, bytes ? bytes : 1);
+    if (!q)
+        return false;
+    *p = q;
+    return true;
+}
+
+bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more)
+{
+    if (buf->cap - buf->count >= more)
+        return true;
+    if (more > UINT32_MAX - buf->count)
+        return false;
+    uint32_t cap = grown(buf->cap, buf->count + more);
+    if (!resize((void **)&buf->a, sizeof(uint32_t) * cap) || !resize((void **)&buf->b, sizeof(uint32_t) * cap))
+        return false;
+    buf->cap = cap;
+    return true;
+}
+
+static void pairbuf_free(gjkb__pairbuf *buf)
+{
+    free(buf->a);
+    free(buf->b);
+    memset(buf, 0, sizeof *buf);
+}
+
+static struct gjkb__broad *broad_get(gjkb_context *ctx)
+{
+    if (!ctx->broad)
+        ctx->broad = calloc(1, sizeof *ctx->broad);
+    return ctx->broad;
+}
+
+void gjkb__broad_free(gjkb_context *ctx)
+{
+    struct gjkb__broad *st = ctx->broad;
+    if (!st)
+        return;
+    for (int k = 0; k < 6; k++)
+        free(st->box[k]);
+    free(st->sorted);
+    free(st->item[0]);
+    free(st->item[1]);
+    free(st->sorted_id);
+    pairbuf_free(&st->pairs);
+    for (int t = 0; t < st->parts; t++)
+        pairbuf_free(&st->part[t]);
+    free(st->part);
+    free(st->part_ok);
+    free(st->status);
+    free(st->iterations);
+    for (int k = 0; k < 10; k++)
+        free(st->res[k]);
+    free(st);
+    ctx->broad = NULL;
+}
+
+/* Arrays that share one capacity: all grow, or the capacity stays. */
+static bool grow_arrays(void **arrays[], const size_t elem[], int n, uint32_t *cap, uint32_t need)
+{
+    if (need <= *cap)
+        return true;
+    uint32_t c = grown(*cap, need);
+    for (int k = 0; k < n; k++)
+        if (!resize(arrays[k], elem[k] * c))
+            return false;
+    *cap = c;
+    return true;
+}
+
+static bool boxes_reserve(struct gjkb__broad *st, uint32_t n)
+{
+    void **arrays[6];
+    size_t elem[6];
+    for (int k = 0; k < 6; k++) {
+        arrays[k] = (void **)&st->box[k];
+        elem[k] = sizeof(float);
+    }
+    return grow_arrays(arrays, elem, 6, &st->box_cap, n);
+}
+
+static bool sort_reserve(struct gjkb__broad *st, uint32_t n)
+{
+    void **arrays[2] = { (void **)&st->item[0], (void **)&st->item[1] };
+    size_t elem[2] = { sizeof(uint64_t), sizeof(uint64_t) };
+    return grow_arrays(arrays, elem, 2, &st->sort_cap, n);
+}
+
+/* The sorted blocks hold nothing worth keeping between calls: replaced. */
+static bool sorted_reserve(struct gjkb__broad *st, uint32_t n)
+{
+    if (n <= st->sorted_cap)
+        return true;
+    uint32_t cap = grown(st->sorted_cap, n);
+    cap = (cap + 15u) & ~15u;
+    float *box = aligned_alloc(64, (size_t)cap * GJKB_SORTED_FIELDS * sizeof(float));
+    uint32_t *id = aligned_alloc(64, (size_t)cap * sizeof(uint32_t));
+    if (!box || !id) {
+        free(box);
+        free(id);
+        return false;
+    }
+    free(st->sorted);
+    free(st->sorted_id);
+    st->sorted = box;
+    st->sorted_id = id;
+    st->sorted_cap = cap;
+    return true;
+}
+
+static bool parts_reserve(struct gjkb__broad *st, int parts)
+{
+    if (parts <= st->parts)
+        return true;
+    if (!resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
+        !resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts))
+        return false;
+    memset(st->part + st->parts, 0, sizeof *st->part * (size_t)(parts - st->parts));
+    st->parts = parts;
+    return true;
+}
+
+static bool results_reserve(struct gjkb__broad *st, uint32_t n)
+{
+    void **arrays[12];
+    size_t elem[12];
+    arrays[0] = (void **)&st->status;
+    elem[0] = 1;
+    arrays[1] = (void **)&st->iterations;
+    elem[1] = sizeof(uint32_t);
+    for (int k = 0; k < 10; k++) {
+        arrays[2 + k] = (void **)&st->res[k];
+        elem[2 + k] = sizeof(double);
+    }
+    return grow_arrays(arrays, elem, 12, &st->res_cap, n);
+}
+
+/* ---- argument checks -------------------------------------------------------- */
+
+static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const char *call)
+{
+    /* The wide kernels index bodies with int32 lanes. */
+    if (bd->count > INT32_MAX)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%s: %u bodies: at most %d per call", call, bd->count, INT32_MAX);
+    if (bd->count == 0)
+        return GJKB_OK;
+    if (!bd->kind || !bd->px || !bd->py || !bd->pz || !bd->qw || !bd->qx || !bd->qy || !bd->qz || !bd->sx ||
+        !bd->sy || !bd->sz)
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "%s: a required body array is NULL", call);
+    for (uint32_t i = 0; i < bd->count; i++) {
+        uint8_t kind = bd->kind[i];
+        if (kind >= GJKB_KIND_COUNT)
+            return gjkb__fail(ctx, GJKB_ERR_KIND, "%s: body %u: unknown shape kind %u", call, i, kind);
+        if (kind != GJKB_HULL)
+            continue;
+        if (!bd->hull)
+            return gjkb__fail(ctx, GJKB_ERR_NULL, "%s: body %u is a hull but no hull ids were given", call, i);
+        if (bd->hull[i] >= ctx->hull_count)
+            return gjkb__fail(ctx, GJKB_ERR_RANGE, "%s: body %u: hull id %u is not registered (%u hulls)", call, i,
+                              bd->hull[i], ctx->hull_count);
+    }
+    return GJKB_OK;
+}
+
+static const gjkb__broad_kernel *kernel_of(gjkb_context *ctx, gjkb_error *e)
+{
+    const gjkb__broad_kernel *k = gjkb__broad_for(ctx->backend);
+    *e = k ? GJKB_OK
+           : gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "backend %s is not available", gjkb_backend_name(ctx->backend));
+    return k;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Threads for n items of work: one per MIN_PER_THREAD items at most. */
+static int threads_for(const gjkb_context *ctx, uint32_t n)
+{
+    uint32_t most = n / MIN_PER_THREAD;
+    int t = gjkb__threads(ctx);
+    return (uint32_t)t > most ? (most > 1 ? (int)most : 1) : t;
+}
+
+/* Start of part p of n items in `parts` equal ranges. */
+static uint32_t split(uint32_t n, int p, int parts)
+{
+    return (uint32_t)((uint64_t)n * (uint64_t)p / (uint64_t)parts);
+}
+
+/* ---- bounds ------------------------------------------------------------------ */
+
+/* Every body's box through the kernel, in ranges of whole bundles when
+ * threaded (each body's box is its own, so any split gives the same bits). */
+static void run_bounds(const gjkb_context *ctx, const gjkb__broad_kernel *k, const gjkb_bodies *bodies,
+                       const gjkb_aabbs *out)
+{
+    uint32_t n = bodies->count;
+    int threads = threads_for(ctx, n);
+    if (threads == 1) {
+        k->bounds(ctx, bodies, 0, n, out);
+        return;
+    }
+    GJKB_OMP(omp parallel for num_threads(threads) schedule(static, 1))
+    for (int t = 0; t < threads; t++) {
+        uint32_t first = split(n, t, threads) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
+        uint32_t end = t + 1 == threads ? n : split(n, t + 1, threads) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
+        k->bounds(ctx, bodies, first, end, out);
+    }
+}
+
+gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs *out)
+{
+    if (!ctx)
+        return GJKB_ERR_NULL;
+    if (!bodies || !out)
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_bounds: NULL %s", !bodies ? "bodies" : "out");
+    if (out->count != bodies->count)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_bounds: %u boxes for %u bodies", out->count, bodies->count);
+    gjkb_error e = check_bodies(ctx, bodies, "gjkb_bounds");
+    if (e != GJKB_OK)
+        return e;
+    if (out->count > 0 && (!out->min_x || !out->min_y || !out->min_z || !out->max_x || !out->max_y || !out->max_z))
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_bounds: a box array is NULL");
+    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
+    if (!k)
+        return e;
+    run_bounds(ctx, k, bodies, out);
+    ctx->message[0] = '\0';
+    return GJKB_OK;
+}
+
+/* ---- the sort ------------------------------------------------------------------ */
+
+/* A box overlaps anything only when min <= max on every axis (NaN fails). */
+static inline bool box_empty(const float *const b[6], uint32_t i)
+{
+    return !(b[0][i] <= b[3][i]) || !(b[1][i] <= b[4][i]) || !(b[2][i] <= b[5][i]);
+}
+
+/* The axis along which the centres of the non-empty boxes with a finite
+ * centre spread most (largest variance, summed in double in box order
+ * about the first such centre); ties go to the lower axis. */
+static int sweep_axis(const float *const b[6], uint32_t n)
+{
+    double base[3] = { 0, 0, 0 }, sum[3] = { 0, 0, 0 }, sq[3] = { 0, 0, 0 };
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (box_empty(b, i))
+            continue;
+        double c[3];
+        for (int a = 0; a < 3; a++)
+            c[a] = 0.5 * ((double)b[a][i] + (double)b[3 + a][i]);
+        if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
+            continue;
+        if (used++ == 0)
+            memcpy(base, c, sizeof base);
+        for (int a = 0; a < 3; a++) {
+            double d = c[a] - base[a];
+            sum[a] += d;
+            sq[a] += d * d;
+        }
+    }
+    int best = 0;
+    double best_var = -1.0;
+    for (int a = 0; a < 3; a++) {
+        double var = used ? sq[a] - sum[a] * sum[a] / (double)used : 0.0;
+        if (var > best_var) {
+            best_var = var;
+            best = a;
+        }
+    }
+    return best;
+}
+
+/* Order-preserving unsigned key of a float: negative values flipped whole,
+ * positive ones get the sign bit, so -0 sorts just before +0. */
+static inline uint32_t float_key(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+
+/* Stable LSD radix sort of m items on their upper 32 bits (the key; the
+ * box index below it rides along, one 8-byte move per item and pass), with
+ * the digit counts already in st->hist. A pass whose digit is the same for
+ * every item is skipped. Returns the sorted items. */
+static const uint64_t *radix_sort(struct gjkb__broad *st, uint32_t m)
+{
+    uint64_t *from = st->item[0], *to = st->item[1];
+    for (int pass = 0; pass < 3; pass++) {
+        uint32_t *h = st->hist[pass];
+        int shift = 32 + pass * RADIX_BITS;
+        if (m == 0 || h[(from[0] >> shift) & (RADIX - 1)] == m)
+            continue;
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d < RADIX; d++) {
+            uint32_t c = h[d];
+            h[d] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            uint64_t x = from[i];
+            to[h[(x >> shift) & (RADIX - 1)]++] = x;
+        }
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    return from;
+}
+
+/* The non-empty boxes sorted by min along the sweep axis (equal keys in box
+ * order), copied into the aligned SoA with NaN sentinels. */
+static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes,
+                             gjkb__sorted *out)
+{
+    uint32_t n = boxes->count;
+    const float *const b[6] = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z };
+    /* Room for every box and, past the last one, at least one sentinel up
+     * to a whole bundle of the widest kernel. */
+    uint32_t padded = (n + GJKB_PACK_ALIGN) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
+    if (!sort_reserve(st, n) || !sorted_reserve(st, padded))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory for %u boxes", n);
+
+    int a0 = sweep_axis(b, n), a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
+    uint32_t m = 0;
+    memset(st->hist, 0, sizeof st->hist);
+    for (uint32_t i = 0; i < n; i++) {
+        if (box_empty(b, i))
+            continue;
+        uint32_t k = float_key(b[a0][i]);
+        st->hist[0][k & (RADIX - 1)]++;
+        st->hist[1][(k >> RADIX_BITS) & (RADIX - 1)]++;
+        st->hist[2][k >> (2 * RADIX_BITS)]++;
+        st->item[0][m++] = (uint64_t)k << 32 | i;
+    }
+    const uint64_t *order = radix_sort(st, m);
+
+    /* Fields in gjkb__sorted order. */
+    const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
+    float *box = st->sorted;
+    for (uint32_t r = 0; r < m; r++) {
+        uint32_t i = (uint32_t)order[r];
+        for (int k = 0; k < GJKB_SORTED_FIELDS; k++)
+            box[GJKB_SORTED_AT(r, k)] = src[k][i];
+        st->sorted_id[r] = i;
+    }
+    for (uint32_t r = m; r < padded; r++) {
+        for (int k = 0; k < GJKB_SORTED_FIELDS; k++)
+            box[GJKB_SORTED_AT(r, k)] = NAN;
+        st->sorted_id[r] = 0;
+    }
+    out->count = m;
+    out->box = box;
+    out->id = st->sorted_id;
+    return GJKB_OK;
+}
+
+/* ---- the sweep -------------------------------------------------------------- */
+
+/* The sweep into st->pairs: on the calling thread, or in parts (ranges of
+ * sorted boxes, each into its own buffer) joined in part order, which is
+ * the order one thread produces. */
+static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__broad_kernel *k,
+                        const gjkb__sorted *s)
+{
+    static const char *const oom = "gjkb_find_pairs: out of memory for the pairs (or more than 2^32 - 1)";
+    st->pairs.count = 0;
+    int threads = threads_for(ctx, s->count);
+    if (threads == 1)
+        return k->sweep(s, 0, s->count, &st->pairs) ? GJKB_OK : gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+
+    int parts = threads * PARTS_PER_THREAD;
+    if (!parts_reserve(st, parts))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+    GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
+    for (int p = 0; p < parts; p++) {
+        st->part[p].count = 0;
+        st->part_ok[p] = k->sweep(s, split(s->count, p, parts), split(s->count, p + 1, parts), &st->part[p]);
+    }
+    uint64_t total = 0;
+    for (int p = 0; p < parts; p++) {
+        if (!st->part_ok[p])
+            return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+        total += st->part[p].count;
+    }
+    if (total > UINT32_MAX || !gjkb__pairbuf_reserve(&st->pairs, (uint32_t)total))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+    for (int p = 0; p < parts; p++) {
+        const gjkb__pairbuf *q = &st->part[p];
+        memcpy(st->pairs.a + st->pairs.count, q->a, sizeof(uint32_t) * q->count);
+        memcpy(st->pairs.b + st->pairs.count, q->b, sizeof(uint32_t) * q->count);
+        st->pairs.count += q->count;
+    }
+    return GJKB_OK;
+}
+
+/* The caller's filter, on the calling thread, in pair order. */
+static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *opt)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < pairs->count; i++) {
+        uint32_t a = pairs->a[i], b = pairs->b[i];
+        if (opt->filter(opt->user, a, b)) {
+            pairs->a[kept] = a;
+            pairs->b[kept++] = b;
+        }
+    }
+    pairs->count = kept;
+}
+
+/* gjkb_find_pairs with its two phases timed (sort, sweep). */
+static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
+                             gjkb_pairs *out, double seconds[2])
+{
+    uint32_t n = boxes->count;
+    if (n > INT32_MAX)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_find_pairs: %u boxes: at most %d per call", n, INT32_MAX);
+    if (n > 0 && (!boxes->min_x || !boxes->min_y || !boxes->min_z || !boxes->max_x || !boxes->max_y ||
+                  !boxes->max_z))
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_find_pairs: a box array is NULL");
+    gjkb_error e;
+    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
+    if (!k)
+        return e;
+    struct gjkb__broad *st = broad_get(ctx);
+    if (!st)
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
+
+    double t0 = now();
+    gjkb__sorted s;
+    e = sort_boxes(ctx, st, boxes, &s);
+    if (e != GJKB_OK)
+        return e;
+    s.flags = opt ? opt->flags : NULL;
+    double t1 = now();
+    e = sweep(ctx, st, k, &s);
+    if (e != GJKB_OK)
+        return e;
+    if (opt && opt->filter)
+        filter_pairs(&st->pairs, opt);
+    double t2 = now();
+
+    out->count = st->pairs.count;
+    out->a = st->pairs.a;
+    out->b = st->pairs.b;
+    seconds[0] = t1 - t0;
+    seconds[1] = t2 - t1;
+    ctx->message[0] = '\0';
+    return GJKB_OK;
+}
+
+gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
+                           gjkb_pairs *out)
+{
+    if (!ctx)
+        return GJKB_ERR_NULL;
+    if (!boxes || !out)
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_find_pairs: NULL %s", !boxes ? "boxes" : "out");
+    double seconds[2];
+    return find_pairs(ctx, boxes, opt, out, seconds);
+}
+
+/* ---- one frame ---------------------------------------------------------------- */
+
+gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_broadphase_options *opt,
+                     const gjkb_query *query, gjkb_frame *out)
+{
+    if (!ctx)
+        return GJKB_ERR_NULL;
+    if (!bodies || !out)
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_step: NULL %s", !bodies ? "bodies" : "out");
+    gjkb__params p;
+    gjkb_error e = gjkb__params_resolve(ctx, query, &p);
+    if (e != GJKB_OK)
+        return e;
+    if (query && query->warm_x)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT,
+                          "gjkb_step: warm-start arrays are per pair, and the pairs are not known before the call");
+    e = check_bodies(ctx, bodies, "gjkb_step");
+    if (e != GJKB_OK)
+        return e;
+    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
+    if (!k)
+        return e;
+    struct gjkb__broad *st = broad_get(ctx);
+    if (!st || !boxes_reserve(st, bodies->count))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u boxes", bodies->count);
+
+    double t0 = now();
+    gjkb_aabbs boxes = { bodies->count, st->box[0], st->box[1], st->box[2], st->box[3], st->box[4], st->box[5] };
+    run_bounds(ctx, k, bodies, &boxes);
+    double t1 = now();
+    gjkb_pairs pairs;
+    double phases[2];
+    e = find_pairs(ctx, &boxes, opt, &pairs, phases);
+    if (e != GJKB_OK)
+        return e;
+    /* At least one entry: the batch call wants a status array even for no pairs. */
+    if (!results_reserve(st, pairs.count ? pairs.count : 1))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u results", pairs.count);
+
+    double t2 = now();
+    /* Hit mode has no points or axis: those stay NULL. */
+    bool points = p.mode == GJKB_DISTANCE;
+    gjkb_results r = { st->status, st->res[0],
+                       points ? st->res[1] : NULL, points ? st->res[2] : NULL, points ? st->res[3] : NULL,
+                       points ? st->res[4] : NULL, points ? st->res[5] : NULL, points ? st->res[6] : NULL,
+                       points ? st->res[7] : NULL, points ? st->res[8] : NULL, points ? st->res[9] : NULL,
+                       st->iterations };
+    e = gjkb_query_batch(ctx, bodies, &pairs, query, &r);
+    if (e != GJKB_OK)
+        return e;
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < pairs.count; i++)
+        hits += r.status[i] == GJKB_OVERLAP;
+    double t3 = now();
+
+    out->pairs = pairs;
+    out->results = r;
+    out->hits = hits;
+    out->seconds[0] = t1 - t0;
+    out->seconds[1] = phases[0];
+    out->seconds[2] = phases[1];
+    out->seconds[3] = t3 - t2;
+    ctx->message[0] = '\0';
+    return GJKB_OK;
+}
+
+/* ---- threads ------------------------------------------------------------------- */
+
+gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads)
+{
+    if (!ctx)
+        return GJKB_ERR_NULL;
+    if (threads < 0 || threads > MAX_THREADS)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_set_threads: %d threads is not in [0, %d]", threads,
+                          MAX_THREADS);
+#ifndef _OPENMP
+    if (threads > 1)
+        return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "gjkb_set_threads: this build has no OpenMP");
+#endif
+    ctx->threads = threads;
+    ctx->message[0] = '\0';
+    return GJKB_OK;
+}
+
+int gjkb_get_threads(const gjkb_context *ctx)
+{
+    return ctx ? gjkb__threads(ctx) : 0;
+}

@@ -1,0 +1,275 @@
+/* bounds.inl - the one body of the wide bounds kernel: every body's world
+ * axis-aligned box, margins included.
+ *
+ * Included by one tiny translation unit per instruction set, after its
+ * wide_<isa>.h and with GJKB_FN(name) adding the width suffix to the
+ * exported symbol.
+ *
+ * Bodies are taken W at a time in order, straight from the caller's SoA
+ * arrays (unaligned loads; a short tail goes through a padded copy), so
+ * nothing is gathered except hull points. Per lane, in float: validity (the
+ * rule of gjkb__shape_valid), the rotation R (as the GJK kernel builds it),
+ * and the core's extent about the body's position along each world axis i:
+ *   box       +-sum_j |R_ij| h_j
+ *   sphere    0 (its radius is margin)
+ *   capsule   +-|R_i2| h (a segment; its radius is margin)
+ *   cylinder  +-(|R_i2| h + r sqrt(R_i0^2 + R_i1^2)): segment plus a disk
+ *   cone      apex at h R_i2, base disk around -h R_i2: the min and max of
+ *             h R_i2 and -h R_i2 -+ r sqrt(R_i0^2 + R_i1^2)
+ *   hull      exact: the min and max of (R p)_i over the hull's points
+ * A disk of radius r with unit axis a reaches r sqrt(1 - a_i^2) along axis
+ * i; sqrt(R_i0^2 + R_i1^2) is that for an exact rotation and, unlike
+ * 1 - a_i^2, keeps its relative accuracy when a is nearly along axis i.
+ *
+ * Float rounding is covered outward: each bound moves out by 2^-20 of itself
+ * plus 2^-18 of the core's size (an L1 bound on its points: the sum of a
+ * box's half extents, 1.5 times a disk radius, 1.75 times a hull's radius).
+ * A float rotation is off by tens of ulps per entry at most, and sums of
+ * three products add a few more, which both terms exceed with room to spare.
+ * Last, per lane in double, the position is added and rounded outward to
+ * float, the double sum's own rounding error included (two-sum), so a box
+ * always contains its shape. */
+
+#include "gjkbatch.h"
+#include "dispatch.h"
+
+#include <math.h>
+#include <string.h>
+
+#define BD_REL 0x1p-20f
+#define BD_ABS 0x1p-18f
+
+/* W consecutive bodies: the caller's arrays at an offset, or a padded copy. */
+typedef struct bd_view {
+    const uint8_t *kind;
+    const double *px, *py, *pz;
+    const float *qw, *qx, *qy, *qz;
+    const float *sx, *sy, *sz;
+    const float *margin;     /* NULL: no margins */
+    const uint32_t *hull;    /* NULL: no hull bodies */
+} bd_view;
+
+/* 0 <= x <= GJKB_MAX_COORD and |x| <= GJKB_MAX_COORD, false for NaN. */
+static inline mw bd_size_ok(fw x)
+{
+    return mw_and(fw_ge(x, fw_zero()), fw_le(x, fw_splat((float)GJKB_MAX_COORD)));
+}
+static inline mw bd_coord_ok(fw x)
+{
+    return fw_le(fw_abs(x), fw_splat((float)GJKB_MAX_COORD));
+}
+
+/* Row-major rotation matrix of a unit quaternion, as gjk.inl builds it. */
+static inline void bd_quat_matrix(fw w, fw x, fw y, fw z, fw m[9])
+{
+    const fw one = fw_splat(1.0f), two = fw_splat(2.0f);
+    fw xx = fw_mul(x, x), yy = fw_mul(y, y), zz = fw_mul(z, z);
+    fw xy = fw_mul(x, y), xz = fw_mul(x, z), yz = fw_mul(y, z);
+    fw wx = fw_mul(w, x), wy = fw_mul(w, y), wz = fw_mul(w, z);
+    m[0] = fw_sub(one, fw_mul(two, fw_add(yy, zz)));
+    m[1] = fw_mul(two, fw_sub(xy, wz));
+    m[2] = fw_mul(two, fw_add(xz, wy));
+    m[3] = fw_mul(two, fw_add(xy, wz));
+    m[4] = fw_sub(one, fw_mul(two, fw_add(xx, zz)));
+    m[5] = fw_mul(two, fw_sub(yz, wx));
+    m[6] = fw_mul(two, fw_sub(xz, wy));
+    m[7] = fw_mul(two, fw_add(yz, wx));
+    m[8] = fw_sub(one, fw_mul(two, fw_add(xx, yy)));
+}
+
+/* p + d rounded to a float <= the exact sum (round_up: >=). The nearest
+ * float f to the double sum s is the answer unless it lies past s, or is s
+ * while the sum's own error e (two-sum, exact without contraction) points
+ * past it; then the next float outward is, stepped by its bits. Whether a
+ * step is needed is a coin toss, so everything is masks, no branches (and
+ * the compiler may vectorize the loop over lanes). */
+static inline float bd_round_down(double p, float d)
+{
+    double s = p + d, dd = s - p, e = (p - (s - dd)) + (d - dd);
+    float f = (float)s;
+    bool past = ((double)f > s) | (((double)f == s) & (e < 0.0));
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    uint32_t v = u | (uint32_t)(u == 0) << 31;   /* +0 steps as -0 does */
+    uint32_t next = v - 1u + 2u * (v >> 31), mask = 0u - (uint32_t)past;
+    u = (next & mask) | (u & ~mask);
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline float bd_round_up(double p, float d)
+{
+    double s = p + d, dd = s - p, e = (p - (s - dd)) + (d - dd);
+    float f = (float)s;
+    bool past = ((double)f < s) | (((double)f == s) & (e > 0.0));
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    uint32_t v = u & ~((uint32_t)(u == 0x80000000u) << 31);   /* -0 steps as +0 does */
+    uint32_t next = v + 1u - 2u * (v >> 31), mask = 0u - (uint32_t)past;
+    u = (next & mask) | (u & ~mask);
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Exact extent of the hull lanes' points under R: lo and hi per world axis.
+ * Lanes without a valid hull keep +inf and -inf. */
+static inline void bd_hull_extent(const gjkb_context *ctx, iw first, iw n, const fw r[9], fw lo[3], fw hi[3])
+{
+    _Alignas(64) int32_t counts[GJKB_W];
+    iw_store(counts, n);
+    int32_t longest = 0;
+    for (int l = 0; l < GJKB_W; l++)
+        if (counts[l] > longest)
+            longest = counts[l];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = fw_splat(INFINITY);
+        hi[a] = fw_splat(-INFINITY);
+    }
+    for (int32_t k = 0; k < longest; k++) {
+        mw in = iw_lt(iw_splat(k), n);
+        iw idx = iw_sel(in, iw_add(first, iw_splat(k)), iw_zero());
+        fw x = fw_gather(ctx->hx, idx), y = fw_gather(ctx->hy, idx), z = fw_gather(ctx->hz, idx);
+        for (int a = 0; a < 3; a++) {
+            fw v = fw_add(fw_add(fw_mul(r[3 * a], x), fw_mul(r[3 * a + 1], y)), fw_mul(r[3 * a + 2], z));
+            lo[a] = fw_sel(in, fw_min(lo[a], v), lo[a]);
+            hi[a] = fw_sel(in, fw_max(hi[a], v), hi[a]);
+        }
+    }
+}
+
+/* Boxes of the W bodies of v; the first `lanes` are written to out[0..5]
+ * (min x, y, z, max x, y, z) at the same offset. */
+static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes, float *const out[6])
+{
+    const fw zero = fw_zero();
+    _Alignas(64) int32_t kinds[GJKB_W];
+    for (int l = 0; l < GJKB_W; l++)
+        kinds[l] = v->kind[l];
+    iw kind = iw_load(kinds);
+    mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
+    mw box = iw_eq(kind, iw_splat(GJKB_BOX)), cone = iw_eq(kind, iw_splat(GJKB_CONE));
+    mw round = mw_or(iw_eq(kind, iw_splat(GJKB_CYLINDER)), cone);
+    mw hull = iw_eq(kind, iw_splat(GJKB_HULL));
+
+    /* Rotation: the float rule of gjkb__shape_valid, then normalized. */
+    fw qw = fw_loadu(v->qw), qx = fw_loadu(v->qx), qy = fw_loadu(v->qy), qz = fw_loadu(v->qz);
+    fw qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
+    mw qok = mw_and(mw_and(bd_coord_ok(qw), bd_coord_ok(qx)), mw_and(bd_coord_ok(qy), bd_coord_ok(qz)));
+    qok = mw_and(qok, fw_ge(qq, fw_splat(1e-30f)));
+    fw inv = fw_div(fw_splat(1.0f), fw_sqrt(fw_sel(qok, qq, fw_splat(1.0f))));
+    fw r[9];
+    bd_quat_matrix(fw_mul(qw, inv), fw_mul(qx, inv), fw_mul(qy, inv), fw_mul(qz, inv), r);
+
+    /* Sizes by kind: box half extents h, a disk of radius rd in local xy,
+     * and the total rounding radius (sphere and capsule radii included). */
+    fw s0 = fw_loadu(v->sx), s1 = fw_loadu(v->sy), s2 = fw_loadu(v->sz);
+    fw m = v->margin ? fw_loadu(v->margin) : zero;
+    mw valid = mw_and(qok, mw_and(mw_and(bd_size_ok(s0), bd_size_ok(s1)), mw_and(bd_size_ok(s2), bd_size_ok(m))));
+    fw hx = fw_sel(box, s0, zero), hy = fw_sel(box, s1, zero);
+    fw hz = fw_sel(mw_or(mw_or(box, capsule), round), s2, zero);
+    fw rd = fw_sel(round, s0, zero);
+    fw margin = fw_add(m, fw_sel(mw_or(sphere, capsule), s0, zero));
+    fw size = fw_add(fw_add(fw_add(hx, hy), hz), fw_mul(rd, fw_splat(1.5f)));
+
+    fw lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        fw rx = r[3 * a], ry = r[3 * a + 1];
+        fw tip = fw_mul(r[3 * a + 2], hz);   /* the axis end at +h */
+        fw e = fw_add(fw_add(fw_mul(fw_abs(rx), hx), fw_mul(fw_abs(ry), hy)), fw_abs(tip));
+        fw d = fw_mul(rd, fw_sqrt(fw_add(fw_mul(rx, rx), fw_mul(ry, ry))));
+        fw ed = fw_add(e, d);
+        lo[a] = fw_sel(cone, fw_min(tip, fw_neg(fw_add(tip, d))), fw_neg(ed));
+        hi[a] = fw_sel(cone, fw_max(tip, fw_sub(d, tip)), ed);
+    }
+
+    if (mw_any(hull)) {
+        /* Only hull lanes' ids are known to be registered. */
+        iw id = iw_sel(hull, iw_loadu((const int32_t *)v->hull), iw_zero());
+        fw radius = fw_gather(ctx->hull_radius, id);
+        mw hull_ok = mw_and(hull, fw_isfinite(radius));
+        valid = mw_and(valid, mw_or(mw_not(hull), hull_ok));
+        iw n = iw_sel(hull_ok, iw_gather(ctx->hull_n, id), iw_zero());
+        iw first = iw_sel(hull_ok, iw_gather(ctx->hull_first, id), iw_zero());
+        fw hlo[3], hhi[3];
+        bd_hull_extent(ctx, first, n, r, hlo, hhi);
+        for (int a = 0; a < 3; a++) {
+            lo[a] = fw_sel(hull, hlo[a], lo[a]);
+            hi[a] = fw_sel(hull, hhi[a], hi[a]);
+        }
+        size = fw_sel(hull, fw_mul(radius, fw_splat(1.75f)), size);
+    }
+
+    /* Margin, then the outward float slack. */
+    fw pad = fw_mul(size, fw_splat(BD_ABS));
+    _Alignas(64) float lo_l[3][GJKB_W], hi_l[3][GJKB_W];
+    for (int a = 0; a < 3; a++) {
+        fw l = fw_sub(lo[a], margin), h = fw_add(hi[a], margin);
+        l = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
+        h = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
+        fw_store(lo_l[a], l);
+        fw_store(hi_l[a], h);
+    }
+
+    /* Positions in double, rounded outward (straight loops the compiler may
+     * vectorize); then invalid bodies get empty boxes. */
+    const double *const pos[3] = { v->px, v->py, v->pz };
+    for (int a = 0; a < 3; a++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            out[a][l] = bd_round_down(pos[a][l], lo_l[a][l]);
+            out[3 + a][l] = bd_round_up(pos[a][l], hi_l[a][l]);
+        }
+    unsigned ok = mw_bits(valid);
+    for (uint32_t l = 0; l < lanes; l++) {
+        if (((ok >> l) & 1u) && gjkb__coord_ok(v->px[l]) && gjkb__coord_ok(v->py[l]) && gjkb__coord_ok(v->pz[l]))
+            continue;
+        for (int a = 0; a < 3; a++) {
+            out[a][l] = INFINITY;
+            out[3 + a][l] = -INFINITY;
+        }
+    }
+}
+
+void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,
+                               const gjkb_aabbs *out);
+void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,
+                               const gjkb_aabbs *out)
+{
+    const gjkb_bodies *b = bodies;
+    uint32_t i = first;
+    for (; i < end && end - i >= GJKB_W; i += GJKB_W) {
+        bd_view v = { b->kind + i, b->px + i, b->py + i, b->pz + i, b->qw + i, b->qx + i, b->qy + i, b->qz + i,
+                      b->sx + i, b->sy + i, b->sz + i, b->margin ? b->margin + i : NULL,
+                      b->hull ? b->hull + i : NULL };
+        float *const o[6] = { out->min_x + i, out->min_y + i, out->min_z + i,
+                              out->max_x + i, out->max_y + i, out->max_z + i };
+        bd_bundle(ctx, &v, GJKB_W, o);
+    }
+    if (i >= end)
+        return;
+    /* The tail, padded with unit spheres at the origin (never written). */
+    uint32_t lanes = end - i;
+    uint8_t kind[GJKB_W];
+    double px[GJKB_W], py[GJKB_W], pz[GJKB_W];
+    float qw[GJKB_W], qx[GJKB_W], qy[GJKB_W], qz[GJKB_W], sx[GJKB_W], sy[GJKB_W], sz[GJKB_W], mg[GJKB_W];
+    uint32_t hull[GJKB_W];
+    for (uint32_t l = 0; l < GJKB_W; l++) {
+        bool in = l < lanes;
+        uint32_t k = i + (in ? l : 0);
+        kind[l] = in ? b->kind[k] : (uint8_t)GJKB_SPHERE;
+        px[l] = in ? b->px[k] : 0.0;
+        py[l] = in ? b->py[k] : 0.0;
+        pz[l] = in ? b->pz[k] : 0.0;
+        qw[l] = in ? b->qw[k] : 1.0f;
+        qx[l] = in ? b->qx[k] : 0.0f;
+        qy[l] = in ? b->qy[k] : 0.0f;
+        qz[l] = in ? b->qz[k] : 0.0f;
+        sx[l] = in ? b->sx[k] : 1.0f;
+        sy[l] = in ? b->sy[k] : 1.0f;
+        sz[l] = in ? b->sz[k] : 1.0f;
+        mg[l] = in && b->margin ? b->margin[k] : 0.0f;
+        hull[l] = in && b->hull ? b->hull[k] : 0u;
+    }
+    bd_view v = { kind, px, py, pz, qw, qx, qy, qz, sx, sy, sz, b->margin ? mg : NULL, b->hull ? hull : NULL };
+    float *const o[6] = { out->min_x + i, out->min_y + i, out->min_z + i,
+                          out->max_x + i, out->max_y + i, out->max_z + i };
+    bd_bundle(ctx, &v, lanes, o);
+}
