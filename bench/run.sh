@@ -16,23 +16,8 @@ root=$(dirname "$here")
 build="$root/build-bench"
 results="$here/results"
 
-# ---- packages (libsimde-dev: the library itself builds against SIMDe) ---------
-pkgs=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libccd-dev libbullet-dev
-      gnuplot-nox python3 util-linux)
-missing=()
-for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "run.sh: installing ${missing[*]}" >&2
-        apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-    else
-        echo "run.sh: missing packages: ${missing[*]} (run as root to install them)" >&2
-        exit 1
-    fi
-fi
+# ---- packages: the project's installer (root on Debian; else it lists them) ---
+bash "$root/scripts/deps.sh" build bench
 
 # ---- build -------------------------------------------------------------------
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \

@@ -3,7 +3,9 @@
 #   1. Release build (-Werror): all tests, every backend this CPU runs plus
 #      the SIMDe-emulated NEON kernel;
 #   2. ASan + UBSan build: all tests;
-#   3. aarch64 cross build run under qemu-aarch64: real NEON instructions.
+#   3. aarch64 cross build run under qemu-aarch64: real NEON instructions;
+# and between 1 and 2, an install used by a user's project (CMake package,
+# pkg-config).
 # GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
 # the native build; the sanitizer run uses 200,000 and the qemu run 20,000 to stay fast).
 # SKIP_CROSS=1 or SKIP_SANITIZE=1 leave a stage out.
@@ -18,6 +20,17 @@ echo "== native Release build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON >/dev/null
 cmake --build build -j"$n" >/dev/null
 ctest --test-dir build --output-on-failure -j"$n"
+
+echo "== install, then build a user's project against it (CMake package and pkg-config)"
+prefix=$(mktemp -d)
+cmake --install build --prefix "$prefix" >/dev/null
+cmake -S tests/install -B build-install -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build-install >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" ./build-install/consumer
+libdir=$(dirname "$(find "$prefix" -name gjkbatch.pc)")
+cc tests/install/consumer.c $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs gjkbatch) -lm -o build-install/consumer-pc
+LD_LIBRARY_PATH="$prefix/lib" ./build-install/consumer-pc
+rm -rf "$prefix"
 
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ASan + UBSan build"

@@ -1,0 +1,258 @@
+/* test_backend_cases.c - the named hard cases through every wide backend:
+ * touching contact, edge-edge, coincident centres, thin plates, tiny against
+ * huge, far from the origin, degenerate hulls and zero-size shapes, non-unit
+ * quaternions, warm starts, the early-stop distance and the iteration bound.
+ * Each case states its expected verdict, and every backend must also agree
+ * with the double-precision reference to 1e-4 of the pair's scale. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define DIST_TOL 1e-4
+
+/* Hulls every context registers, in this order (ids 0..5). */
+enum { H_CUBE, H_SEGMENT, H_SQUARE, H_DUPLICATES, H_POINT, H_TWO };
+
+static void register_hulls(gjkb_context *ctx)
+{
+    static const float cube[] = { -1, -1, -1, 1, -1, -1, -1, 1, -1, 1, 1, -1,
+                                  -1, -1, 1,  1, -1, 1,  -1, 1, 1,  1, 1, 1 };
+    static const float segment[] = { -1, 0, 0, 0, 0, 0, 1, 0, 0 };            /* collinear */
+    static const float square[] = { -1, -1, 0, 1, -1, 0, -1, 1, 0, 1, 1, 0, 0, 0, 0 }; /* coplanar */
+    static const float dup[] = { 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, -1, -1, -1, -1, -1, -1 };
+    static const float point[] = { 0.5f, 0, 0 };
+    static const float two[] = { 0, 0, -1, 0, 0, 1 };
+    const float *pts[] = { cube, segment, square, dup, point, two };
+    const uint32_t n[] = { 8, 3, 5, 8, 1, 2 };
+    for (uint32_t i = 0; i < 6; i++) {
+        uint32_t id;
+        assert_int_equal(gjkb_hull_add(ctx, pts[i], n[i], &id), GJKB_OK);
+        assert_int_equal(id, i);
+    }
+}
+
+/* expected verdict: separated, overlap, or either (decided by the reference) */
+enum { E_SEP = GJKB_SEPARATED, E_OVL = GJKB_OVERLAP, E_ANY = 9 };
+
+typedef struct named {
+    const char *name;
+    gjkb_shape a, b;
+    int expect;
+} named;
+
+static named make(const char *name, gjkb_shape a, gjkb_shape b, int expect)
+{
+    named c = { name, a, b, expect };
+    return c;
+}
+
+static gjkb_shape translated(gjkb_shape s, double d)
+{
+    return tu_at(s, s.pos[0] + d, s.pos[1] - d, s.pos[2] + 0.5 * d);
+}
+
+static gjkb_shape scaled_rotation(gjkb_shape s, float k)
+{
+    for (int i = 0; i < 4; i++)
+        s.rot[i] = tu_f32(s.rot[i] * k);
+    return s;
+}
+
+/* The list: the base cases, then each again far from the origin. */
+static uint32_t build_cases(named *c)
+{
+    uint32_t n = 0;
+    float q45z[4], q45x[4], qr[4];
+    tu_quat_axis_angle(q45z, 0, 0, 1, TU_PI / 4);
+    tu_quat_axis_angle(q45x, 1, 0, 0, TU_PI / 4);
+    tu_quat_axis_angle(qr, 0.3, -0.5, 0.8, 1.1);
+    /* touching faces, exactly and just apart, and parallel faces overlapping */
+    c[n++] = make("box-box faces touching", tu_box(1, 1, 1), tu_at(tu_box(1, 1, 1), 2, 0.3, -0.2), E_OVL);
+    c[n++] = make("box-box faces 1e-3 apart", tu_box(1, 1, 1), tu_at(tu_box(1, 1, 1), 2.001, 0.3, -0.2), E_SEP);
+    c[n++] = make("box-box faces 1e-3 deep", tu_box(1, 1, 1), tu_at(tu_box(1, 1, 1), 1.999, 0.3, -0.2), E_OVL);
+    c[n++] = make("box-box corners touching", tu_box(1, 1, 1), tu_at(tu_box(1, 1, 1), 2, 2, 2), E_OVL);
+    /* edge against edge: two boxes turned 45 degrees about crossing axes */
+    double reach = 1.0 + sqrt(2.0);
+    c[n++] = make("box-box edge-edge touching", tu_rot(tu_box(1, 1, 1), q45z),
+                  tu_rot(tu_at(tu_box(1, 1, 1), reach, 0, 0), q45x), E_ANY);
+    c[n++] = make("box-box edge-edge apart", tu_rot(tu_box(1, 1, 1), q45z),
+                  tu_rot(tu_at(tu_box(1, 1, 1), reach + 0.01, 0, 0), q45x), E_SEP);
+    /* coincident centres, every kind pair that has no hull */
+    static char names[36][48];
+    const gjkb_kind kinds[5] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE };
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            snprintf(names[5 * i + j], sizeof names[0], "coincident kinds %d-%d", kinds[i], kinds[j]);
+            c[n++] = make(names[5 * i + j], tu_rot(tu_shape(kinds[i], 0.5, 0.4, 0.3), qr),
+                          tu_shape(kinds[j], 0.7, 0.2, 0.6), E_OVL);
+        }
+    c[n++] = make("hull-cube coincident with sphere", tu_hull_shape(H_CUBE), tu_sphere(0.1), E_OVL);
+    /* thin plates 1:100 */
+    c[n++] = make("thin plates stacked apart", tu_box(1, 1, 0.01), tu_at(tu_box(1, 1, 0.01), 0.3, 0.2, 0.025), E_SEP);
+    c[n++] = make("thin plates crossing", tu_box(1, 1, 0.01), tu_rot(tu_at(tu_box(1, 1, 0.01), 0.3, 0.2, 0.0), q45x),
+                  E_OVL);
+    /* tiny against huge 1:10,000 */
+    c[n++] = make("tiny sphere above huge box", tu_box(1, 1, 1), tu_at(tu_sphere(1e-4), 0.2, 0.1, 1.0 + 2e-4), E_SEP);
+    c[n++] = make("tiny sphere inside huge box face", tu_box(1, 1, 1), tu_at(tu_sphere(1e-4), 0.2, 0.1, 1.0), E_OVL);
+    c[n++] = make("tiny box near huge cylinder", tu_cylinder(1, 1), tu_at(tu_box(1e-4, 1e-4, 1e-4), 1.5, 0, 0), E_SEP);
+    /* degenerate hulls */
+    c[n++] = make("collinear hull (segment) vs sphere", tu_hull_shape(H_SEGMENT), tu_at(tu_sphere(0.5), 0.3, 0.6, 0), E_SEP);
+    c[n++] = make("collinear hull touching sphere", tu_hull_shape(H_SEGMENT), tu_at(tu_sphere(0.5), 0.3, 0.4, 0), E_OVL);
+    c[n++] = make("coplanar hull vs box above", tu_hull_shape(H_SQUARE), tu_at(tu_box(0.5, 0.5, 0.5), 0, 0, 0.7), E_SEP);
+    c[n++] = make("coplanar hull vs box through", tu_hull_shape(H_SQUARE), tu_rot(tu_at(tu_box(0.5, 0.5, 0.5), 0.9, 0.9, 0.2), qr),
+                  E_OVL);
+    c[n++] = make("hull with duplicate points vs cone", tu_hull_shape(H_DUPLICATES), tu_at(tu_cone(0.5, 0.5), 0, 0, 2.0), E_SEP);
+    c[n++] = make("one-point hull in a box", tu_hull_shape(H_POINT), tu_box(1, 1, 1), E_OVL);
+    c[n++] = make("one-point hull vs capsule", tu_hull_shape(H_POINT), tu_at(tu_capsule(0.25, 1), 1, 0, 0), E_SEP);
+    c[n++] = make("two-point hull vs cylinder", tu_hull_shape(H_TWO), tu_rot(tu_at(tu_cylinder(0.5, 0.25), 0.8, 0, 0), q45x),
+                  E_SEP);
+    /* zero sizes: a point box, a flat cylinder (disk), a capsule of no length */
+    c[n++] = make("point box vs box", tu_box(0, 0, 0), tu_at(tu_box(1, 1, 1), 1.5, 0, 0), E_SEP);
+    c[n++] = make("point box inside box", tu_box(0, 0, 0), tu_at(tu_box(1, 1, 1), 0.5, 0, 0), E_OVL);
+    c[n++] = make("disk vs sphere", tu_cylinder(1, 0), tu_at(tu_sphere(0.5), 0, 0, 0.75), E_SEP);
+    c[n++] = make("capsule of no length vs sphere", tu_capsule(0.5, 0), tu_at(tu_sphere(0.5), 0.999, 0, 0), E_OVL);
+    c[n++] = make("two points", tu_sphere(0), tu_at(tu_sphere(0), 1, 2, 2), E_SEP);
+    /* margins: cores apart, rounded shapes overlapping, and just apart */
+    c[n++] = make("rounded boxes overlapping by margin", tu_rounded(tu_box(1, 1, 1), 0.1),
+                  tu_at(tu_rounded(tu_box(1, 1, 1), 0.1), 2.1, 0, 0), E_OVL);
+    c[n++] = make("rounded boxes just apart", tu_rounded(tu_box(1, 1, 1), 0.1),
+                  tu_at(tu_rounded(tu_box(1, 1, 1), 0.1), 2.21, 0, 0), E_SEP);
+    /* a quaternion scaled by 3 is the same rotation */
+    c[n++] = make("non-unit quaternion", scaled_rotation(tu_rot(tu_box(1, 0.5, 0.25), qr), 3.0f),
+                  tu_at(tu_cone(0.5, 0.5), 1.4, 0.2, 0.1), E_ANY);
+    uint32_t base = n;
+    static char far_names[2][80][64];
+    const double offsets[2] = { 1e3, 1e5 };
+    for (int o = 0; o < 2; o++)
+        for (uint32_t i = 0; i < base; i++) {
+            snprintf(far_names[o][i], sizeof far_names[0][0], "%.40s at +%g", c[i].name, offsets[o]);
+            c[n++] = make(far_names[o][i], translated(c[i].a, offsets[o]), translated(c[i].b, offsets[o]), c[i].expect);
+        }
+    return n;
+}
+
+static gjkb_context *context(gjkb_backend b)
+{
+    gjkb_config cfg = { .backend = b };
+    gjkb_context *ctx = NULL;
+    assert_int_equal(gjkb_create(&cfg, &ctx), GJKB_OK);
+    register_hulls(ctx);
+    return ctx;
+}
+
+static void test_named_cases_every_backend(void **state)
+{
+    (void)state;
+    static named cases[256];
+    uint32_t n = build_cases(cases);
+    gjkb_context *ref = context(GJKB_BACKEND_REFERENCE);
+    gjkb_query q = { .mode = GJKB_DISTANCE };
+    tu_batch t = { 0 };
+    for (uint32_t i = 0; i < n; i++)
+        tu_batch_add(&t, &cases[i].a, &cases[i].b);
+    int backends = 0;
+    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        backends++;
+        gjkb_context *ctx = context((gjkb_backend)b);
+        for (int mode = GJKB_HIT; mode <= GJKB_DISTANCE; mode++) {
+            q.mode = (gjkb_mode)mode;
+            tu_batch_fill_sentinel(&t);
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            for (uint32_t i = 0; i < n; i++) {
+                gjkb_result r;
+                assert_int_equal(gjkb_query_pair(ref, &cases[i].a, &cases[i].b, &q, &r), GJKB_OK);
+                const char *bn = gjkb_backend_name((gjkb_backend)b);
+                int expect = cases[i].expect == E_ANY ? (int)r.status : cases[i].expect;
+                if (r.status != (gjkb_status)expect)
+                    fail_msg("%s: the reference says %s, the case expects %s", cases[i].name,
+                             gjkb_status_name(r.status), gjkb_status_name((gjkb_status)expect));
+                if (t.status[i] != expect)
+                    fail_msg("%s (%s, %s mode): %s, expected %s", cases[i].name, bn, mode ? "distance" : "hit",
+                             gjkb_status_name((gjkb_status)t.status[i]), gjkb_status_name((gjkb_status)expect));
+                assert_true(t.iterations[i] <= GJKB_DEFAULT_MAX_ITERATIONS);
+                if (mode == GJKB_DISTANCE && expect == GJKB_SEPARATED) {
+                    gjkb_shape sa = cases[i].a, sb = cases[i].b;
+                    tu_geom ga = tu_geom_of(&sa, NULL), gb = tu_geom_of(&sb, NULL);
+                    double scale = sa.kind == GJKB_HULL || sb.kind == GJKB_HULL ? 4.0 : tu_pair_scale(&ga, &gb);
+                    if (!(fabs(t.distance[i] - r.distance) <= DIST_TOL * scale))
+                        fail_msg("%s (%s): distance %.9g, reference %.9g", cases[i].name, bn, t.distance[i],
+                                 r.distance);
+                    double d = tu_dist(tu_v(t.ax[i], t.ay[i], t.az[i]), tu_v(t.bx[i], t.by[i], t.bz[i]));
+                    assert_true(fabs(d - t.distance[i]) <= DIST_TOL * scale);
+                }
+            }
+        }
+        gjkb_destroy(ctx);
+    }
+    assert_true(backends >= 2);
+    tu_batch_free(&t);
+    gjkb_destroy(ref);
+}
+
+/* Warm starts (good, reversed, zero, NaN) change at most the iteration
+ * count's path, never the verdict, and the distance only within tolerance. */
+static void test_warm_start_every_backend(void **state)
+{
+    (void)state;
+    float qr[4];
+    tu_quat_axis_angle(qr, 0.3, -0.5, 0.8, 1.1);
+    gjkb_shape a = tu_rot(tu_box(1, 0.5, 0.25), qr), b = tu_at(tu_cylinder(0.5, 0.5), 1.9, 0.3, 0.1);
+    tu_batch t = { 0 };
+    for (int k = 0; k < 4; k++)
+        tu_batch_add(&t, &a, &b);
+    const double wx[4] = { 1, -1, 0, NAN }, wy[4] = { 0.1, 0, 0, 0 }, wz[4] = { 0, 0, 0, 0 };
+    gjkb_query q = { .mode = GJKB_DISTANCE, .warm_x = wx, .warm_y = wy, .warm_z = wz };
+    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+        if (!gjkb_backend_available((gjkb_backend)bk))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)bk);
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(t.status[k], GJKB_SEPARATED);
+            assert_true(fabs(t.distance[k] - t.distance[0]) <= 1e-5);
+        }
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+}
+
+/* The early-stop distance and the iteration bound on every backend. */
+static void test_bounds_every_backend(void **state)
+{
+    (void)state;
+    gjkb_shape a = tu_cylinder(1, 1), b = tu_at(tu_cone(1, 1), 10, 1, 0.5);
+    tu_batch t = { 0 };
+    tu_batch_add(&t, &a, &b);
+    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+        if (!gjkb_backend_available((gjkb_backend)bk))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)bk);
+        gjkb_query q = { .mode = GJKB_DISTANCE, .max_distance = 2.0 };
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        assert_int_equal(t.status[0], GJKB_SEPARATED);
+        assert_true(t.distance[0] > 2.0);
+        q.max_distance = 0;
+        q.max_iterations = 1;
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        assert_int_equal(t.status[0], GJKB_LIMIT);
+        assert_int_equal(t.iterations[0], 1);
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_named_cases_every_backend),
+        cmocka_unit_test(test_warm_start_every_backend),
+        cmocka_unit_test(test_bounds_every_backend),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
