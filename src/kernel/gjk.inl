@@ -208,11 +208,11 @@ static GJKB_INLINE v3w hull_gather(const shape_w *s, v3w d, const gjkb__world *w
 
 /* Within a hull: one lane's hull at a time, W points per step with aligned
  * loads (hulls are stored padded, see gjkb_hull_add), then the first index
- * of the largest dot across the W running maxima. */
+ * of the largest dot across the W running maxima, reduced in registers. */
 static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
 {
-    _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W], ox[GJKB_W], oy[GJKB_W], oz[GJKB_W], best_l[GJKB_W];
-    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W], index_l[GJKB_W];
+    _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W], ox[GJKB_W], oy[GJKB_W], oz[GJKB_W];
+    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W];
     fw_store(dx, d.x);
     fw_store(dy, d.y);
     fw_store(dz, d.z);
@@ -234,13 +234,8 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
             index = iw_sel(better, k, index);
             k = iw_add(k, iw_splat(GJKB_W));
         }
-        fw_store(best_l, best);
-        iw_store(index_l, index);
-        float top = fw_hmax(best);
-        int32_t pick = INT32_MAX;
-        for (int l = 0; l < GJKB_W; l++)
-            if (best_l[l] == top && index_l[l] < pick)
-                pick = index_l[l];
+        mw top = fw_eq(best, fw_splat(fw_reduce_max(best)));
+        int32_t pick = iw_reduce_min(iw_sel(top, index, iw_splat(INT32_MAX)));
         ox[i] = px[pick];
         oy[i] = py[pick];
         oz[i] = pz[pick];

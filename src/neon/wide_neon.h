@@ -139,6 +139,13 @@ static inline iw iw_gather(const int32_t *base, iw idx)
     return r;
 }
 
+/* Horizontal max of float lanes and min of int32 lanes, in registers. The
+ * result is the same whatever the reduction order (max/min are exact; a
+ * caller that compares with == does not mind -0 against +0). Lanes hold no
+ * NaN where these are used. */
+static inline float fw_reduce_max(fw a) { return simde_vmaxvq_f32(a); }
+static inline int32_t iw_reduce_min(iw a) { return simde_vminvq_s32(a); }
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_NEON_H */

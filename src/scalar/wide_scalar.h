@@ -117,6 +117,12 @@ static inline fw fw_from_bits(iw a)
 static inline iw iw_and(iw a, iw b) { return a & b; }
 static inline iw iw_gather(const int32_t *base, iw idx) { return base[idx]; }
 
+/* Horizontal max of float lanes and min of int32 lanes, in registers. The
+ * result is the same whatever the reduction order (max/min are exact; a
+ * caller that compares with == does not mind -0 against +0). */
+static inline float fw_reduce_max(fw a) { return a; }
+static inline int32_t iw_reduce_min(iw a) { return a; }
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_SCALAR_H */

@@ -108,6 +108,24 @@ static inline fw fw_from_bits(iw a) { return simde_mm256_castsi256_ps(a); }
 static inline iw iw_and(iw a, iw b) { return simde_mm256_and_si256(a, b); }
 static inline iw iw_gather(const int32_t *base, iw idx) { return simde_mm256_i32gather_epi32(base, idx, 4); }
 
+/* Horizontal max of float lanes and min of int32 lanes, in registers. The
+ * result is the same whatever the reduction order (max/min are exact; a
+ * caller that compares with == does not mind -0 against +0). */
+static inline float fw_reduce_max(fw a)
+{
+    simde__m128 m = simde_mm_max_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtss_f32(m);
+}
+static inline int32_t iw_reduce_min(iw a)
+{
+    simde__m128i m = simde_mm_min_epi32(simde_mm256_castsi256_si128(a), simde_mm256_extracti128_si256(a, 1));
+    m = simde_mm_min_epi32(m, simde_mm_shuffle_epi32(m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_min_epi32(m, simde_mm_shuffle_epi32(m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtsi128_si32(m);
+}
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_AVX2_H */

@@ -152,6 +152,27 @@ static inline iw iw_gather(const int32_t *base, iw idx)
 #endif
 }
 
+/* Horizontal max of float lanes and min of int32 lanes, in registers. The
+ * result is the same whatever the reduction order (max/min are exact; a
+ * caller that compares with == does not mind -0 against +0). */
+static inline float fw_reduce_max(fw a)
+{
+    simde__m256 h = simde_mm256_max_ps(simde_mm512_castps512_ps256(a),
+                                       simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+    simde__m128 m = simde_mm_max_ps(simde_mm256_castps256_ps128(h), simde_mm256_extractf128_ps(h, 1));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtss_f32(m);
+}
+static inline int32_t iw_reduce_min(iw a)
+{
+    simde__m256i h = simde_mm256_min_epi32(simde_mm512_castsi512_si256(a), simde_mm512_extracti64x4_epi64(a, 1));
+    simde__m128i m = simde_mm_min_epi32(simde_mm256_castsi256_si128(h), simde_mm256_extracti128_si256(h, 1));
+    m = simde_mm_min_epi32(m, simde_mm_shuffle_epi32(m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_min_epi32(m, simde_mm_shuffle_epi32(m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtsi128_si32(m);
+}
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_AVX512_H */

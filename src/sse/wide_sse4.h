@@ -112,6 +112,22 @@ static inline iw iw_gather(const int32_t *base, iw idx)
                                base[simde_mm_extract_epi32(idx, 2)], base[simde_mm_extract_epi32(idx, 3)]);
 }
 
+/* Horizontal max of float lanes and min of int32 lanes, in registers. The
+ * result is the same whatever the reduction order (max/min are exact; a
+ * caller that compares with == does not mind -0 against +0). */
+static inline float fw_reduce_max(fw a)
+{
+    fw m = simde_mm_max_ps(a, simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtss_f32(m);
+}
+static inline int32_t iw_reduce_min(iw a)
+{
+    iw m = simde_mm_min_epi32(a, simde_mm_shuffle_epi32(a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm_min_epi32(m, simde_mm_shuffle_epi32(m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtsi128_si32(m);
+}
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_SSE4_H */
