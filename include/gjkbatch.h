@@ -50,8 +50,9 @@ extern "C" {
 /* Relative touching tolerance used when gjkb_query.tolerance is 0: a pair
  * whose gap is at most tolerance * scale counts as overlapping. */
 #define GJKB_DEFAULT_TOLERANCE 1e-6
-/* Any coordinate, size or margin of larger magnitude makes a pair invalid:
- * beyond it float lanes cannot hold the products GJK forms. */
+/* A size, margin, quaternion component or offset between a pair's positions
+ * of larger magnitude makes the pair invalid: beyond it float lanes cannot
+ * hold the products GJK forms. */
 #define GJKB_MAX_COORD 1e15
 
 /* ---- shapes ------------------------------------------------------------
@@ -77,7 +78,10 @@ typedef enum gjkb_kind {
 } gjkb_kind;
 
 /* Bodies, SoA. Body i is kind[i] at position (px,py,pz)[i] rotated by the
- * quaternion (qw,qx,qy,qz)[i]. Quaternions are normalized internally; a
+ * quaternion (qw,qx,qy,qz)[i]. Positions may be any finite doubles: a pair
+ * is invalid when B's offset from A (subtracted in double, rounded to float)
+ * is not finite or exceeds GJKB_MAX_COORD in a component. Quaternions are
+ * normalized internally; a
  * non-finite one, or one whose squared length (summed in float) is below
  * 1e-30 (|q| < 1e-15: zero for every practical purpose), makes every pair
  * using the body invalid. margin and hull may be NULL (no margins; no hull

@@ -308,12 +308,17 @@ static inline bool box_empty(const float *const b[6], uint32_t i)
 
 /* The axis along which the centres of the non-empty boxes with a finite
  * centre spread most (largest variance, summed in double in box order
- * about the first such centre); ties go to the lower axis. */
+ * about the first such centre); ties go to the lower axis. Beyond
+ * AXIS_SAMPLES boxes, every (n / AXIS_SAMPLES)-th box stands for the rest:
+ * a thousand centres tell the spread well enough, at a tenth of the cost
+ * of looking at all of 10,000 (the axis steers speed and the order of the
+ * pairs, never which pairs come out). */
+#define AXIS_SAMPLES 1024u
 static int sweep_axis(const float *const b[6], uint32_t n)
 {
     double base[3] = { 0, 0, 0 }, sum[3] = { 0, 0, 0 }, sq[3] = { 0, 0, 0 };
-    uint32_t used = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t used = 0, step = n > AXIS_SAMPLES ? n / AXIS_SAMPLES : 1;
+    for (uint32_t i = 0; i < n; i += step) {
         if (box_empty(b, i))
             continue;
         double c[3];

@@ -288,7 +288,7 @@ gjkb_shape gjkb__body_shape(const gjkb_bodies *bd, uint32_t i)
 bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s)
 {
     for (int k = 0; k < 3; k++)
-        if (!gjkb__coord_ok(s->pos[k]) || !gjkb__coord_ok(s->size[k]) || !(s->size[k] >= 0.0f))
+        if (!gjkb__coord_ok(s->size[k]) || !(s->size[k] >= 0.0f))
             return false;
     for (int k = 0; k < 4; k++)
         if (!gjkb__coord_ok(s->rot[k]))
@@ -303,6 +303,22 @@ bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s)
         return false;
     if (s->kind == GJKB_HULL)
         return ctx->hulls[s->hull].valid;
+    return true;
+}
+
+bool gjkb__body_valid(const gjkb_context *ctx, const gjkb_shape *s)
+{
+    return gjkb__coord_ok(s->pos[0]) && gjkb__coord_ok(s->pos[1]) && gjkb__coord_ok(s->pos[2]) &&
+           gjkb__shape_valid(ctx, s);
+}
+
+bool gjkb__offset_valid(const double a[3], const double b[3])
+{
+    for (int k = 0; k < 3; k++) {
+        float d = (float)(b[k] - a[k]);
+        if (!(fabsf(d) <= (float)GJKB_MAX_COORD))
+            return false;
+    }
     return true;
 }
 
@@ -429,7 +445,7 @@ gjkb_result gjkb__invalid_result(void)
 static gjkb_result reference_pair(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
                                   const gjkb__params *p, const double *warm)
 {
-    if (!gjkb__shape_valid(ctx, a) || !gjkb__shape_valid(ctx, b))
+    if (!gjkb__shape_valid(ctx, a) || !gjkb__shape_valid(ctx, b) || !gjkb__offset_valid(a->pos, b->pos))
         return gjkb__invalid_result();
     return gjkb__ref_query(ctx, a, b, p, warm);
 }

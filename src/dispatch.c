@@ -5,7 +5,8 @@
  * emulated. The width-1 kernel runs everywhere. */
 #include "dispatch.h"
 
-#define KERNEL_DECL(isa) void gjkb__gjk_run_##isa(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
+#define KERNEL_DECL(isa)                                                                                     \
+    void gjkb__gjk_run_##isa(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 KERNEL_DECL(scalar);
 KERNEL_DECL(sse4);
 KERNEL_DECL(avx2);

@@ -76,11 +76,18 @@ gjkb_error gjkb__fail(gjkb_context *ctx, gjkb_error err, const char *fmt, ...)
 gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *query, gjkb__params *out);
 
 /* Geometric validity of one shape, the same rule on every backend: finite
- * and |value| <= GJKB_MAX_COORD for position, sizes, margin and rotation;
- * sizes and margin >= 0; a rotation whose squared length, summed in float,
- * is at least 1e-30; a hull that is valid. Kind and hull id must already be
- * in range. */
+ * and |value| <= GJKB_MAX_COORD for sizes, margin and rotation; sizes and
+ * margin >= 0; a rotation whose squared length, summed in float, is at
+ * least 1e-30; a hull that is valid. Kind and hull id must already be in
+ * range. Positions are a property of the pair: gjkb__offset_valid. */
 bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s);
+/* A body as the broadphase sees it: gjkb__shape_valid, and every position
+ * coordinate finite and within GJKB_MAX_COORD. */
+bool gjkb__body_valid(const gjkb_context *ctx, const gjkb_shape *s);
+/* A pair's positions are valid when B's offset from A, subtracted in double
+ * and rounded to float (what the wide kernels see), is finite and within
+ * GJKB_MAX_COORD in every component. */
+bool gjkb__offset_valid(const double a[3], const double b[3]);
 /* The coordinate part of that rule (the pipeline checks positions itself). */
 static inline bool gjkb__coord_ok(double v)
 {

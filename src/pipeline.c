@@ -1,8 +1,7 @@
 /* pipeline.c - the batch path of the wide kernels: bucket pairs so that
- * bundles hold alike work, and per chunk of lanes write what needs scalar
- * work (indices, kinds, B's offset from A taken in double), run the kernel
- * (which gathers, validates, transforms and runs GJK in its lanes), and
- * scatter results back in pair order.
+ * bundles hold alike work, run the kernel on chunks of that order (it
+ * gathers, validates, transforms and runs GJK in its lanes), and scatter
+ * results back in pair order.
  *
  * Everything here is width-agnostic and compiled once for the baseline
  * target, so every backend sees exactly the same inputs. */
@@ -21,6 +20,7 @@ typedef struct scratch {
     gjkb__lanes lanes;
     void *block;           /* one aligned block behind the lane arrays */
     uint32_t *order;       /* pair indices, bucketed */
+    uint8_t *keys;         /* their bucket keys */
     uint32_t order_cap;
     /* Lanes of threads 1, 2, ... of a threaded batch (thread 0 has lanes):
      * every thread packs and runs its own chunks. */
@@ -33,8 +33,6 @@ typedef struct scratch {
 static void **lane_array(gjkb__lanes *l, int i)
 {
     void **fields[] = {
-        (void **)&l->ia, (void **)&l->ib, (void **)&l->ka, (void **)&l->kb,
-        (void **)&l->rx, (void **)&l->ry, (void **)&l->rz, (void **)&l->wx, (void **)&l->wy, (void **)&l->wz,
         (void **)&l->status, (void **)&l->iterations, (void **)&l->dist,
         (void **)&l->ax, (void **)&l->ay, (void **)&l->az, (void **)&l->bx, (void **)&l->by, (void **)&l->bz,
         (void **)&l->nx, (void **)&l->ny, (void **)&l->nz,
@@ -106,12 +104,21 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
     if (!s)
         return GJKB_ERR_MEMORY;
     if (pairs > s->order_cap) {
-        uint32_t *o = realloc(s->order, sizeof(uint32_t) * pairs);
-        if (!o)
+        /* Aligned for the kernels' loads, and padded to a whole bundle. */
+        size_t n = ((size_t)pairs + GJKB_PACK_ALIGN - 1) / GJKB_PACK_ALIGN * GJKB_PACK_ALIGN;
+        uint32_t *o = aligned_alloc(64, n * sizeof(uint32_t));
+        uint8_t *k = malloc(n);
+        if (!o || !k) {
+            free(o);
+            free(k);
             return GJKB_ERR_MEMORY;
-        ctx->scratch_bytes += sizeof(uint32_t) * (pairs - s->order_cap);
+        }
+        ctx->scratch_bytes += (sizeof(uint32_t) + 1) * (n - s->order_cap);
+        free(s->order);
+        free(s->keys);
         s->order = o;
-        s->order_cap = pairs;
+        s->keys = k;
+        s->order_cap = (uint32_t)n;
     }
     return GJKB_OK;
 }
@@ -126,6 +133,7 @@ void gjkb__scratch_free(gjkb_context *ctx)
         return;
     free(s->block);
     free(s->order);
+    free(s->keys);
     for (int t = 0; t < s->more_count; t++)
         free(s->more_block[t]);
     free(s->more);
@@ -155,58 +163,30 @@ static int pair_key(const gjkb_context *ctx, const gjkb_bodies *bd, uint32_t ia,
 }
 
 /* Counting sort of the pair indices by key: stable, so deterministic. When
- * no pair has a hull the order is the identity. */
-static void bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t *order)
+ * no pair has a hull the order is the identity. The tail up to a whole
+ * bundle repeats pair 0, which the kernels read but never answer. Keys are
+ * kept (a byte per pair) so each pair's bodies are read once. */
+static void bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t *order,
+                   uint8_t *keys)
 {
     uint32_t start[KEYS + 1] = { 0 };
-    if (ctx->hull_count == 0 || !bd->hull) {
+    for (uint32_t i = pr->count; i % GJKB_PACK_ALIGN; i++)
+        order[i] = 0;
+    if (ctx->hull_count > 0 && bd->hull)
+        for (uint32_t i = 0; i < pr->count; i++)
+            start[(keys[i] = (uint8_t)pair_key(ctx, bd, pr->a[i], pr->b[i])) + 1]++;
+    if (start[1] == pr->count || !(ctx->hull_count > 0 && bd->hull)) {
         for (uint32_t i = 0; i < pr->count; i++)
             order[i] = i;
         return;
     }
-    for (uint32_t i = 0; i < pr->count; i++)
-        start[pair_key(ctx, bd, pr->a[i], pr->b[i]) + 1]++;
     for (int k = 0; k < KEYS; k++)
         start[k + 1] += start[k];
     for (uint32_t i = 0; i < pr->count; i++)
-        order[start[pair_key(ctx, bd, pr->a[i], pr->b[i])]++] = i;
+        order[start[keys[i]]++] = i;
 }
 
 /* ---- per chunk ---------------------------------------------------------- */
-
-/* Lane j takes pair i: indices, kinds, B's offset from A in double (NaN
- * when a position is invalid, which the kernel reads as an invalid pair). */
-static void fill_lane(gjkb__lanes *l, uint32_t j, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t i,
-                      const gjkb_query *warm)
-{
-    uint32_t a = pr->a[i], b = pr->b[i];
-    l->ia[j] = (int32_t)a;
-    l->ib[j] = (int32_t)b;
-    l->ka[j] = bd->kind[a];
-    l->kb[j] = bd->kind[b];
-    double ax = bd->px[a], ay = bd->py[a], az = bd->pz[a], bx = bd->px[b], by = bd->py[b], bz = bd->pz[b];
-    bool ok = gjkb__coord_ok(ax) && gjkb__coord_ok(ay) && gjkb__coord_ok(az) && gjkb__coord_ok(bx) &&
-              gjkb__coord_ok(by) && gjkb__coord_ok(bz);
-    l->rx[j] = ok ? (float)(bx - ax) : NAN;
-    l->ry[j] = ok ? (float)(by - ay) : NAN;
-    l->rz[j] = ok ? (float)(bz - az) : NAN;
-    if (warm) {
-        l->wx[j] = (float)warm->warm_x[i];
-        l->wy[j] = (float)warm->warm_y[i];
-        l->wz[j] = (float)warm->warm_z[i];
-    }
-}
-
-/* Lanes past the chunk's pairs: body 0 against itself with a NaN offset,
- * an invalid pair the kernel freezes at once. */
-static void fill_padding(gjkb__lanes *l, uint32_t from, uint32_t to)
-{
-    for (uint32_t j = from; j < to; j++) {
-        l->ia[j] = l->ib[j] = l->ka[j] = l->kb[j] = 0;
-        l->rx[j] = l->ry[j] = l->rz[j] = NAN;
-        l->wx[j] = l->wy[j] = l->wz[j] = 0.0f;
-    }
-}
 
 static void scatter_lane(const gjkb__lanes *l, uint32_t j, const gjkb_bodies *bd, const gjkb_pairs *pr,
                          uint32_t i, bool points, gjkb_results *out)
@@ -248,23 +228,19 @@ static void scatter_no_points(uint32_t i, gjkb_results *out)
 
 /* ---- the batch ---------------------------------------------------------- */
 
-/* Pairs order[first, first + lanes) (lanes <= CHUNK) through one chunk of
- * lane arrays: fill, run the kernel, scatter in pair order. */
+/* Pairs order[0, lanes) (lanes <= CHUNK) through one chunk of lane arrays:
+ * the kernel packs and answers them, then the results go back in pair
+ * order. */
 static void run_chunk(const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l, const gjkb_bodies *bodies,
                       const gjkb_pairs *pairs, const uint32_t *idx, uint32_t lanes, const gjkb__params *p,
-                      const gjkb_query *warm, bool points, gjkb_results *results)
+                      bool points, gjkb_results *results)
 {
-    uint32_t width = (uint32_t)k->width;
+    k->run(w, idx, lanes, l);
     for (uint32_t j = 0; j < lanes; j++)
-        fill_lane(l, j, bodies, pairs, idx[j], warm);
-    uint32_t bundles = (lanes + width - 1) / width;
-    fill_padding(l, lanes, bundles * width);
-    k->run(w, l, bundles);
-    for (uint32_t j = 0; j < lanes; j++) {
         scatter_lane(l, j, bodies, pairs, idx[j], points, results);
-        if (p->mode == GJKB_HIT)
+    if (p->mode == GJKB_HIT && (results->ax || results->bx || results->nx))
+        for (uint32_t j = 0; j < lanes; j++)
             scatter_no_points(idx[j], results);
-    }
 }
 
 gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
@@ -283,17 +259,19 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     static const float zero_f = 0.0f;
     bool hulls = ctx->hull_count > 0;
     gjkb__world w = {
+        (const int32_t *)pairs->a, (const int32_t *)pairs->b, bodies->kind, bodies->px, bodies->py, bodies->pz,
         bodies->qw, bodies->qx, bodies->qy, bodies->qz, bodies->sx, bodies->sy, bodies->sz, bodies->margin,
         hulls ? (const int32_t *)bodies->hull : NULL,
+        warm ? warm->warm_x : NULL, warm ? warm->warm_y : NULL, warm ? warm->warm_z : NULL,
         hulls ? ctx->hull_first : &zero_i, hulls ? ctx->hull_n : &zero_i, hulls ? ctx->hull_radius : &zero_f,
         ctx->point_count ? ctx->hx : &zero_f, ctx->point_count ? ctx->hy : &zero_f,
         ctx->point_count ? ctx->hz : &zero_f,
-        (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, warm != NULL, p->max_iterations,
+        (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, p->max_iterations,
         ctx->hull_within_from,
     };
     bool points = p->mode == GJKB_DISTANCE && (results->ax || results->bx || results->nx);
 
-    bucket(ctx, bodies, pairs, s->order);
+    bucket(ctx, bodies, pairs, s->order, s->keys);
     /* Threads take whole chunks, each with its own lane arrays. A pair's
      * result depends on nothing but the pair, so any split gives the same
      * bits. A few chunks per thread at least, or one thread does it all. */
@@ -306,7 +284,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     if (threads == 1) {
         for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
-            run_chunk(k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, warm, points, results);
+            run_chunk(k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, points, results);
         }
     } else {
         GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
@@ -315,7 +293,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             uint32_t first = c * CHUNK;
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
             run_chunk(k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
-                      warm, points, results);
+                      points, results);
         }
     }
     ctx->message[0] = '\0';

@@ -896,8 +896,8 @@ static void test_cli_usage(void **state)
     expect_usage_error((const char *const[]){ "query", "--backend", "gpu", "-", "-", NULL });
     expect_usage_error((const char *const[]){ "query", "--max-iterations", "-1", "-", "-", NULL });
     expect_usage_error((const char *const[]){ "query", "-", "-", "--mode", NULL });
-    expect_usage_error((const char *const[]){ "run", "--pairs", "many", NULL });
-    expect_usage_error((const char *const[]){ "run", "--repeat", "0", NULL });
+    expect_usage_error((const char *const[]){ "batch", "--pairs", "many", NULL });
+    expect_usage_error((const char *const[]){ "batch", "--repeat", "0", NULL });
     expect_usage_error((const char *const[]){ "run", "extra", NULL });
 }
 
@@ -910,13 +910,13 @@ static void test_cli_run(void **state)
     for (int i = 0; i < n; i++) {
         const char *name = gjkb_backend_name(b[i]);
         for (int mode = 0; mode < 2; mode++) {
-            int rc = run_tool(NULL, (const char *const[]){ "run", "--backend", name, "--pairs", "3000", "--seed",
+            int rc = run_tool(NULL, (const char *const[]){ "batch", "--backend", name, "--pairs", "3000", "--seed",
                                                            "7", "--repeat", "1", "--mode",
                                                            mode ? "distance" : "hit", NULL });
             char *out = tool_stdout();
             if (rc != 0) {
                 char *err = tool_stderr();
-                fail_msg("run --backend %s: exit %d\n%s%s", name, rc, out, err);
+                fail_msg("batch --backend %s: exit %d\n%s%s", name, rc, out, err);
             }
             char want[64];
             snprintf(want, sizeof want, "backend:              %s\n", name);
@@ -949,7 +949,7 @@ static void test_cli_run_save(void **state)
     NEED_CLI();
     char scene_path[128];
     snprintf(scene_path, sizeof scene_path, "%s/scene.pairs", tmp_dir);
-    assert_int_equal(run_tool(NULL, (const char *const[]){ "run", "--backend", "reference", "--pairs", "700",
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "batch", "--backend", "reference", "--pairs", "700",
                                                            "--seed", "11", "--repeat", "1", "--save", scene_path,
                                                            NULL }),
                      0);

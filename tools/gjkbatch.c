@@ -1,12 +1,16 @@
 /* gjkbatch.c - the command-line tool: `query` answers a pair file
- * (docs/file-format.md) as CSV, `run` times the library on a generated
- * mixed batch and checks it against the reference backend. Usage is in
- * docs/cli.md and in usage() below. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+ * (docs/file-format.md) as CSV, `run` steps a moving world frame by frame
+ * through the whole pipeline (bounds, sweep-and-prune, narrowphase) and
+ * reports per-stage times, `batch` times one generated pair batch; both
+ * check their answers against the reference backend. Usage is in
+ * docs/cli.md and in usage_text below. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty */
 
 #include "gjkbatch.h"
 #include "pairfile.h"
 #include "scene.h"
+#include "snapshot.h"
+#include "world.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,11 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Exit statuses (documented in docs/cli.md). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
-/* `run` verification: relative distance tolerance, and the band around
+/* Verification: relative distance tolerance, and the band around
  * touching inside which a separated/overlap disagreement is expected of
  * float kernels and counted but not failed. Both relative to the pair's
  * scale (sum of bounding radii). */
@@ -28,28 +33,42 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: gjkbatch query [--mode hit|distance] [--backend NAME] [--max-iterations N] INPUT OUTPUT\n"
-    "       gjkbatch run [--backend NAME] [--pairs N] [--seed S] [--mode hit|distance]\n"
+    "       gjkbatch run [--bodies N] [--frames N] [--seed S] [--backend NAME] [--threads N]\n"
+    "                    [--mode hit|distance] [--max-iterations N] [--verify]\n"
+    "                    [--snapshot FILE.svg] [--snapshot-frame K] [--quiet]\n"
+    "       gjkbatch batch [--backend NAME] [--pairs N] [--seed S] [--mode hit|distance]\n"
     "                    [--max-iterations N] [--repeat N] [--save FILE]\n"
     "       gjkbatch help | --help | --version\n"
     "\n"
     "query  answers every pair of a pair file (format: docs/file-format.md) and\n"
     "       writes one CSV row per pair; INPUT and OUTPUT may be - (stdin, stdout)\n"
-    "run    times one batch of a generated mixed scene (default 100000 pairs,\n"
-    "       seed 1, best of 5 runs) and checks every pair against the reference\n"
-    "       backend; exits 1 on a mismatch\n"
+    "run    steps a world of moving mixed bodies through gjkb_step (bounds,\n"
+    "       sweep-and-prune, narrowphase) and prints per-stage times (default\n"
+    "       20000 bodies, 300 frames, seed 1, hit mode)\n"
+    "batch  times one batch of a generated mixed pair scene (default 100000\n"
+    "       pairs, seed 1, best of 5 runs) and checks every pair against the\n"
+    "       reference backend; exits 1 on a mismatch\n"
     "\n"
-    "  --mode hit|distance   query mode (default distance)\n"
+    "  --mode hit|distance   query mode (default: distance; run: hit)\n"
     "  --backend NAME        auto, reference, scalar, sse4, avx2, avx512, neon\n"
     "                        (default auto: GJKB_BACKEND, else the widest available)\n"
     "  --max-iterations N    iteration bound per pair (0: library default)\n"
-    "  --pairs N             run: number of pairs\n"
-    "  --seed S              run: scene seed\n"
-    "  --repeat N            run: timed repetitions, the best is reported\n"
-    "  --save FILE           run: also write the scene as a pair file (replay\n"
+    "  --seed S              run, batch: scene seed\n"
+    "  --bodies N            run: number of bodies\n"
+    "  --frames N            run: number of frames\n"
+    "  --threads N           run: threads of the library (gjkb_set_threads)\n"
+    "  --verify              run: check every candidate pair of every frame\n"
+    "                        against the reference backend; exits 1 on a mismatch\n"
+    "  --snapshot FILE.svg   run: draw one frame (x-y view, overlaps in red)\n"
+    "  --snapshot-frame K    run: the frame to draw, 1 to --frames (default the last)\n"
+    "  --quiet               run: no progress bar\n"
+    "  --pairs N             batch: number of pairs\n"
+    "  --repeat N            batch: timed repetitions, the best is reported\n"
+    "  --save FILE           batch: also write the scene as a pair file (replay\n"
     "                        a pair with query; the pair numbers match)\n"
     "\n"
-    "exit status: 0 success, 1 failure (I/O, library error, run mismatch),\n"
-    "2 bad usage or a pair file that does not parse\n";
+    "exit status: 0 success, 1 failure (I/O, library error, verification\n"
+    "mismatch), 2 bad usage or a pair file that does not parse\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -62,16 +81,32 @@ static int usage_error(const char *fmt, const char *arg)
 
 /* ---- options ----------------------------------------------------------- */
 
-enum { OPT_MODE = 1, OPT_BACKEND = 2, OPT_ITER = 4, OPT_PAIRS = 8, OPT_SEED = 16, OPT_REPEAT = 32, OPT_SAVE = 64 };
+enum {
+    OPT_MODE = 1 << 0, OPT_BACKEND = 1 << 1, OPT_ITER = 1 << 2, OPT_PAIRS = 1 << 3, OPT_SEED = 1 << 4,
+    OPT_REPEAT = 1 << 5, OPT_SAVE = 1 << 6, OPT_BODIES = 1 << 7, OPT_FRAMES = 1 << 8, OPT_THREADS = 1 << 9,
+    OPT_VERIFY = 1 << 10, OPT_SNAPSHOT = 1 << 11, OPT_SNAPSHOT_FRAME = 1 << 12, OPT_QUIET = 1 << 13
+};
+
+/* Limits of the run options: a body count whose arrays still fit easily,
+ * the library's thread limit. */
+#define MAX_BODIES 100000000u
+#define MAX_FRAMES 10000000u
+#define MAX_THREADS 1024u
 
 typedef struct options {
     gjkb_mode mode;
     gjkb_backend backend;
     uint32_t max_iterations;
-    uint32_t pairs;
     uint64_t seed;
+    /* batch */
+    uint32_t pairs;
     uint32_t repeat;
     const char *save;
+    /* run */
+    uint32_t bodies, frames, threads;
+    int verify, quiet;
+    const char *snapshot;
+    uint32_t snapshot_frame;   /* 0: the last */
     const char *positional[2];
     int npositional;
 } options;
@@ -93,13 +128,31 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/* A count option in [lo, hi] into *out; -1 after printing usage. */
+static int parse_count(const char *val, uint64_t lo, uint64_t hi, const char *what, uint32_t *out)
+{
+    uint64_t u;
+    if (parse_u64(val, hi, &u) || u < lo) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "bad %s '%%s' (%llu to %llu)", what, (unsigned long long)lo,
+                 (unsigned long long)hi);
+        return usage_error(msg, val), -1;
+    }
+    *out = (uint32_t)u;
+    return 0;
+}
+
 /* Parses argv[first..] into o, accepting the options in `allowed` as
- * "--name value" or "--name=value". Returns -1 after printing usage. */
+ * "--name value" or "--name=value" (flags take no value). Returns -1 after
+ * printing usage. */
 static int parse_options(int argc, char **argv, int first, unsigned allowed, int max_positional, options *o)
 {
-    static const struct { const char *name; unsigned bit; } names[] = {
-        { "--mode", OPT_MODE }, { "--backend", OPT_BACKEND }, { "--max-iterations", OPT_ITER },
-        { "--pairs", OPT_PAIRS }, { "--seed", OPT_SEED }, { "--repeat", OPT_REPEAT }, { "--save", OPT_SAVE },
+    static const struct { const char *name; unsigned bit; int flag; } names[] = {
+        { "--mode", OPT_MODE, 0 }, { "--backend", OPT_BACKEND, 0 }, { "--max-iterations", OPT_ITER, 0 },
+        { "--pairs", OPT_PAIRS, 0 }, { "--seed", OPT_SEED, 0 }, { "--repeat", OPT_REPEAT, 0 },
+        { "--save", OPT_SAVE, 0 }, { "--bodies", OPT_BODIES, 0 }, { "--frames", OPT_FRAMES, 0 },
+        { "--threads", OPT_THREADS, 0 }, { "--verify", OPT_VERIFY, 1 }, { "--snapshot", OPT_SNAPSHOT, 0 },
+        { "--snapshot-frame", OPT_SNAPSHOT_FRAME, 0 }, { "--quiet", OPT_QUIET, 1 },
     };
     int only_positional = 0;
     for (int i = first; i < argc; i++) {
@@ -117,11 +170,23 @@ static int parse_options(int argc, char **argv, int first, unsigned allowed, int
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         unsigned bit = 0;
+        int flag = 0;
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-            if (strlen(names[k].name) == len && strncmp(arg, names[k].name, len) == 0)
+            if (strlen(names[k].name) == len && strncmp(arg, names[k].name, len) == 0) {
                 bit = names[k].bit;
+                flag = names[k].flag;
+            }
         if (!(bit & allowed))
             return usage_error("unknown option '%s'", arg), -1;
+        if (flag) {
+            if (eq)
+                return usage_error("option '%s' takes no value", arg), -1;
+            if (bit == OPT_VERIFY)
+                o->verify = 1;
+            else
+                o->quiet = 1;
+            continue;
+        }
         const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val)
             return usage_error("option '%s' needs a value", arg), -1;
@@ -157,10 +222,29 @@ static int parse_options(int argc, char **argv, int first, unsigned allowed, int
         case OPT_SAVE:
             o->save = val;
             break;
-        default: /* OPT_REPEAT */
+        case OPT_REPEAT:
             if (parse_u64(val, 1000000, &u) || u == 0)
                 return usage_error("bad repeat count '%s' (1 or more)", val), -1;
             o->repeat = (uint32_t)u;
+            break;
+        case OPT_BODIES:
+            if (parse_count(val, 1, MAX_BODIES, "body count", &o->bodies))
+                return -1;
+            break;
+        case OPT_FRAMES:
+            if (parse_count(val, 1, MAX_FRAMES, "frame count", &o->frames))
+                return -1;
+            break;
+        case OPT_THREADS:
+            if (parse_count(val, 1, MAX_THREADS, "thread count", &o->threads))
+                return -1;
+            break;
+        case OPT_SNAPSHOT:
+            o->snapshot = val;
+            break;
+        default: /* OPT_SNAPSHOT_FRAME */
+            if (parse_count(val, 1, MAX_FRAMES, "snapshot frame", &o->snapshot_frame))
+                return -1;
             break;
         }
     }
@@ -221,7 +305,7 @@ static int results_alloc(result_buf *rb, uint32_t n, gjkb_mode mode)
 
 static int cmd_query(int argc, char **argv)
 {
-    options o = { GJKB_DISTANCE, GJKB_BACKEND_AUTO, 0, 0, 0, 0, NULL, { NULL, NULL }, 0 };
+    options o = { .mode = GJKB_DISTANCE, .backend = GJKB_BACKEND_AUTO };
     if (parse_options(argc, argv, 2, OPT_MODE | OPT_BACKEND | OPT_ITER, 2, &o))
         return EXIT_USAGE;
     if (o.npositional != 2)
@@ -296,7 +380,7 @@ done:
     return status;
 }
 
-/* ---- run --------------------------------------------------------------- */
+/* ---- verification against the reference backend --------------------------- */
 
 static double now_seconds(void)
 {
@@ -305,12 +389,35 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Set while run's progress bar occupies the terminal line, so that a
+ * message first clears it. */
+static int progress_on_line;
+
+static void progress_clear(void)
+{
+    if (progress_on_line)
+        fprintf(stderr, "\r%*s\r", 79, "");
+    progress_on_line = 0;
+}
+
+/* Pairs to verify: the bodies, the pair list, and every body's bounding
+ * radius, margin included (a pair's scale is the sum of its two). */
+typedef struct pair_set {
+    gjkb_bodies bodies;
+    gjkb_pairs pairs;
+    const double *radius;
+} pair_set;
+
+static double pair_scale(const pair_set *ps, uint32_t i)
+{
+    return ps->radius[ps->pairs.a[i]] + ps->radius[ps->pairs.b[i]];
+}
+
 /* Distance of one pair in distance mode on ctx (for classifying hit-mode
  * disagreements, which carry no distance). */
-static double pair_distance(gjkb_context *ctx, const gjkb_bodies *bodies, const scene *s, uint32_t i,
-                            uint32_t max_iterations)
+static double pair_distance(gjkb_context *ctx, const pair_set *ps, uint32_t i, uint32_t max_iterations)
 {
-    gjkb_pairs one = { 1, &s->pa[i], &s->pb[i] };
+    gjkb_pairs one = { 1, &ps->pairs.a[i], &ps->pairs.b[i] };
     gjkb_query q = { GJKB_DISTANCE, max_iterations, 0.0, 0.0, NULL, NULL, NULL };
     uint8_t st;
     double d = NAN;
@@ -318,7 +425,7 @@ static double pair_distance(gjkb_context *ctx, const gjkb_bodies *bodies, const 
     memset(&r, 0, sizeof r);
     r.status = &st;
     r.distance = &d;
-    if (gjkb_query_batch(ctx, bodies, &one, &q, &r) != GJKB_OK || st != GJKB_SEPARATED)
+    if (gjkb_query_batch(ctx, &ps->bodies, &one, &q, &r) != GJKB_OK || st != GJKB_SEPARATED)
         return NAN;
     return d;
 }
@@ -326,29 +433,36 @@ static double pair_distance(gjkb_context *ctx, const gjkb_bodies *bodies, const 
 static const char *const kind_names[GJKB_KIND_COUNT] = { "sphere", "capsule", "box", "cylinder", "cone", "hull" };
 
 typedef struct verify_counts {
-    uint32_t status_mismatch, distance_mismatch, near_touching, shown;
+    uint64_t checked, status_mismatch, distance_mismatch, near_touching, shown;
 } verify_counts;
 
-static void show_mismatch(verify_counts *vc, const scene *s, uint32_t i, const char *what, int st, int rst,
-                          double d, double rd)
+/* Prints one of the first VERIFY_SHOW mismatches; frame 0 means a batch. */
+static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what,
+                          int st, int rst, double d, double rd)
 {
     if (vc->shown++ >= VERIFY_SHOW)
         return;
-    fprintf(stderr, "  mismatch pair %lu (%s-%s, scale %.6g): %s: %s %.9g, reference %s %.9g\n",
-            (unsigned long)i, kind_names[s->kind[s->pa[i]]], kind_names[s->kind[s->pb[i]]],
-            scene_pair_scale(s, i), what, gjkb_status_name((gjkb_status)st), d,
+    progress_clear();
+    uint32_t a = ps->pairs.a[i], b = ps->pairs.b[i];
+    if (frame)
+        fprintf(stderr, "  mismatch frame %lu pair %lu (bodies %lu and %lu, ", (unsigned long)frame,
+                (unsigned long)i, (unsigned long)a, (unsigned long)b);
+    else
+        fprintf(stderr, "  mismatch pair %lu (", (unsigned long)i);
+    fprintf(stderr, "%s-%s, scale %.6g): %s: %s %.9g, reference %s %.9g\n", kind_names[ps->bodies.kind[a]],
+            kind_names[ps->bodies.kind[b]], pair_scale(ps, i), what, gjkb_status_name((gjkb_status)st), d,
             gjkb_status_name((gjkb_status)rst), rd);
 }
 
-/* Compares the batch answers r against the reference answers ref. */
-static verify_counts verify(const scene *s, const options *o, const gjkb_results *r, const gjkb_results *ref,
-                            gjkb_context *ctx, gjkb_context *ref_ctx)
+/* Compares the answers r against the reference answers ref, adding to vc. */
+static void verify(const pair_set *ps, gjkb_mode mode, uint32_t max_iterations, const gjkb_results *r,
+                   const gjkb_results *ref, gjkb_context *ctx, gjkb_context *ref_ctx, uint32_t frame,
+                   verify_counts *vc)
 {
-    verify_counts vc = { 0, 0, 0, 0 };
-    gjkb_bodies bodies = scene_bodies(s);
-    for (uint32_t i = 0; i < s->pair_count; i++) {
+    vc->checked += ps->pairs.count;
+    for (uint32_t i = 0; i < ps->pairs.count; i++) {
         int st = r->status[i], rst = ref->status[i];
-        double scale = scene_pair_scale(s, i);
+        double scale = pair_scale(ps, i);
         double d = r->distance[i], rd = ref->distance[i];
         if (st != rst) {
             int touch = (st == GJKB_SEPARATED && rst == GJKB_OVERLAP) ||
@@ -357,23 +471,36 @@ static verify_counts verify(const scene *s, const options *o, const gjkb_results
                 /* The separated side's distance says how close to
                  * touching the pair is. */
                 double gap = st == GJKB_SEPARATED ? d : rd;
-                if (o->mode == GJKB_HIT)
-                    gap = pair_distance(st == GJKB_SEPARATED ? ctx : ref_ctx, &bodies, s, i, o->max_iterations);
+                if (mode == GJKB_HIT)
+                    gap = pair_distance(st == GJKB_SEPARATED ? ctx : ref_ctx, ps, i, max_iterations);
                 if (gap <= VERIFY_TOUCH_BAND * scale) {
-                    vc.near_touching++;
+                    vc->near_touching++;
                     continue;
                 }
             }
-            vc.status_mismatch++;
-            show_mismatch(&vc, s, i, "status", st, rst, d, rd);
-        } else if (o->mode == GJKB_DISTANCE && st == GJKB_SEPARATED &&
+            vc->status_mismatch++;
+            show_mismatch(vc, ps, frame, i, "status", st, rst, d, rd);
+        } else if (mode == GJKB_DISTANCE && st == GJKB_SEPARATED &&
                    !(fabs(d - rd) <= VERIFY_DISTANCE_TOL * scale)) {
-            vc.distance_mismatch++;
-            show_mismatch(&vc, s, i, "distance", st, rst, d, rd);
+            vc->distance_mismatch++;
+            show_mismatch(vc, ps, frame, i, "distance", st, rst, d, rd);
         }
     }
-    return vc;
 }
+
+/* show_distance: print the distance line (hit mode compares no distances). */
+static void print_verify_counts(const verify_counts *vc, int show_distance, int width)
+{
+    printf("%-*s %llu (status differs from the reference backend)\n", width, "status mismatches:",
+           (unsigned long long)vc->status_mismatch);
+    if (show_distance)
+        printf("%-*s %llu (both separated, distances differ by > %g x scale)\n", width, "distance mismatches:",
+               (unsigned long long)vc->distance_mismatch, VERIFY_DISTANCE_TOL);
+    printf("%-*s %llu (separated vs overlap within %g x scale of contact; allowed)\n", width, "near touching:",
+           (unsigned long long)vc->near_touching, VERIFY_TOUCH_BAND);
+}
+
+/* ---- batch ----------------------------------------------------------------- */
 
 /* --save: the scene as a pair file, for replaying pairs with `query`. */
 static int save_scene(const scene *s, const char *path)
@@ -387,12 +514,11 @@ static int save_scene(const scene *s, const char *path)
     return err;
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_batch(int argc, char **argv)
 {
-    options o = { GJKB_DISTANCE, GJKB_BACKEND_AUTO, 0, 100000, 1, 5, NULL, { NULL, NULL }, 0 };
+    options o = { .mode = GJKB_DISTANCE, .backend = GJKB_BACKEND_AUTO, .pairs = 100000, .seed = 1, .repeat = 5 };
     if (parse_options(argc, argv, 2, OPT_MODE | OPT_BACKEND | OPT_ITER | OPT_PAIRS | OPT_SEED | OPT_REPEAT | OPT_SAVE,
-                      0,
-                      &o))
+                      0, &o))
         return EXIT_USAGE;
 
     int status = EXIT_FAIL;
@@ -419,15 +545,14 @@ static int cmd_run(int argc, char **argv)
         goto done;
     }
 
-    gjkb_bodies bodies = scene_bodies(&s);
-    gjkb_pairs pairs = scene_pairs(&s);
+    pair_set ps = { scene_bodies(&s), scene_pairs(&s), s.radius };
     gjkb_query q = { o.mode, o.max_iterations, 0.0, 0.0, NULL, NULL, NULL };
     /* One untimed call sizes the context's scratch and warms the caches;
      * the best of the timed calls is the least disturbed one. */
     double best = INFINITY;
     for (uint32_t rep = 0; rep <= o.repeat; rep++) {
         double t0 = now_seconds();
-        if (gjkb_query_batch(ctx, &bodies, &pairs, &q, &rb.r) != GJKB_OK) {
+        if (gjkb_query_batch(ctx, &ps.bodies, &ps.pairs, &q, &rb.r) != GJKB_OK) {
             fprintf(stderr, "gjkbatch: %s\n", gjkb_last_error(ctx));
             goto done;
         }
@@ -439,11 +564,12 @@ static int cmd_run(int argc, char **argv)
     for (uint32_t i = 0; i < s.pair_count; i++)
         count[rb.r.status[i] & 3]++;
 
-    if (gjkb_query_batch(ref_ctx, &bodies, &pairs, &q, &ref_rb.r) != GJKB_OK) {
+    if (gjkb_query_batch(ref_ctx, &ps.bodies, &ps.pairs, &q, &ref_rb.r) != GJKB_OK) {
         fprintf(stderr, "gjkbatch: reference: %s\n", gjkb_last_error(ref_ctx));
         goto done;
     }
-    verify_counts vc = verify(&s, &o, &rb.r, &ref_rb.r, ctx, ref_ctx);
+    verify_counts vc = { 0, 0, 0, 0, 0 };
+    verify(&ps, o.mode, o.max_iterations, &rb.r, &ref_rb.r, ctx, ref_ctx, 0, &vc);
 
     status = vc.status_mismatch || vc.distance_mismatch ? EXIT_FAIL : EXIT_OK;
     printf("%-21s %s\n", "backend:", gjkb_backend_name(gjkb_context_backend(ctx)));
@@ -456,12 +582,7 @@ static int cmd_run(int argc, char **argv)
     printf("%-21s %lu\n", "invalid:", (unsigned long)count[GJKB_INVALID]);
     printf("%-21s %.3f ms (best of %lu)\n", "time:", best * 1e3, (unsigned long)o.repeat);
     printf("%-21s %.0f\n", "pairs/s:", best > 0.0 ? s.pair_count / best : 0.0);
-    printf("%-21s %lu (status differs from the reference backend)\n", "status mismatches:",
-           (unsigned long)vc.status_mismatch);
-    printf("%-21s %lu (both separated, distances differ by > %g x scale)\n", "distance mismatches:",
-           (unsigned long)vc.distance_mismatch, VERIFY_DISTANCE_TOL);
-    printf("%-21s %lu (separated vs overlap within %g x scale of contact; allowed)\n", "near touching:",
-           (unsigned long)vc.near_touching, VERIFY_TOUCH_BAND);
+    print_verify_counts(&vc, 1, 21);
     printf("%-21s %s\n", "verification:", status == EXIT_OK ? "ok" : "FAILED");
     if (fflush(stdout) != 0)
         status = EXIT_FAIL;
@@ -471,6 +592,222 @@ done:
     gjkb_destroy(ctx);
     gjkb_destroy(ref_ctx);
     scene_free(&s);
+    return status;
+}
+
+/* ---- run ------------------------------------------------------------------- */
+
+/* Stages of gjkb_frame.seconds, then the wall time of the whole call. */
+enum { STAGE_BOUNDS, STAGE_SORT, STAGE_SWEEP, STAGE_NARROW, STAGE_FRAME, STAGES };
+static const char *const stage_names[STAGES] = { "bounds", "sort", "sweep", "narrowphase", "frame (gjkb_step)" };
+
+/* A context for run: backend, threads, the world's hulls. */
+static gjkb_context *run_context(gjkb_backend backend, uint32_t threads, const world *w)
+{
+    gjkb_context *ctx = create_context(backend);
+    if (!ctx)
+        return NULL;
+    if (gjkb_set_threads(ctx, (int)threads) != GJKB_OK) {
+        fprintf(stderr, "gjkbatch: --threads %lu: %s\n", (unsigned long)threads, gjkb_last_error(ctx));
+    } else {
+        gjkb_error e = world_register_hulls(w, ctx);
+        if (e == GJKB_OK)
+            return ctx;
+        fprintf(stderr, "gjkbatch: registering hulls: %s\n", gjkb_error_string(e));
+    }
+    gjkb_destroy(ctx);
+    return NULL;
+}
+
+/* Redraws the progress bar on stderr, at most 20 times a second (always
+ * for the last frame). */
+static void progress_draw(uint32_t done, uint32_t total, double frame_seconds, double *last_draw)
+{
+    double t = now_seconds();
+    if (done < total && t - *last_draw < 0.05)
+        return;
+    *last_draw = t;
+    enum { WIDTH = 32 };
+    char bar[WIDTH + 1];
+    uint32_t filled = (uint32_t)((uint64_t)WIDTH * done / total);
+    for (uint32_t k = 0; k < WIDTH; k++)
+        bar[k] = k < filled ? '#' : '.';
+    bar[WIDTH] = '\0';
+    fprintf(stderr, "\r[%s] frame %lu/%lu  %.2f ms/frame ", bar, (unsigned long)done, (unsigned long)total,
+            frame_seconds * 1e3);
+    progress_on_line = 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (n >= 1); reorders v. */
+static double median(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* --snapshot: the current frame as an SVG file. */
+static int write_snapshot(const char *path, const world *w, const gjkb_frame *fr, uint32_t frame,
+                          uint32_t frames, gjkb_backend backend)
+{
+    snapshot_label label = { frame, frames, gjkb_backend_name(backend) };
+    FILE *out = fopen(path, "w");
+    int err = !out || snapshot_write(out, w, &fr->pairs, fr->results.status, &label);
+    if (out && fclose(out) != 0)
+        err = 1;
+    if (err) {
+        progress_clear();
+        fprintf(stderr, "gjkbatch: writing %s: %s\n", path, errno ? strerror(errno) : "out of memory");
+    }
+    return err;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    options o = { .mode = GJKB_HIT, .backend = GJKB_BACKEND_AUTO, .seed = 1, .bodies = 20000, .frames = 300,
+                  .threads = 1 };
+    if (parse_options(argc, argv, 2,
+                      OPT_MODE | OPT_BACKEND | OPT_ITER | OPT_SEED | OPT_BODIES | OPT_FRAMES | OPT_THREADS |
+                          OPT_VERIFY | OPT_SNAPSHOT | OPT_SNAPSHOT_FRAME | OPT_QUIET,
+                      0, &o))
+        return EXIT_USAGE;
+    if (o.snapshot_frame && !o.snapshot)
+        return usage_error("%s", "--snapshot-frame needs --snapshot FILE.svg");
+    if (o.snapshot_frame > o.frames) {
+        char frames[16];
+        snprintf(frames, sizeof frames, "%lu", (unsigned long)o.frames);
+        return usage_error("--snapshot-frame is after the last frame (%s)", frames);
+    }
+    uint32_t snapshot_frame = o.snapshot_frame ? o.snapshot_frame : o.frames;
+
+    int status = EXIT_FAIL;
+    world w;
+    gjkb_context *ctx = NULL, *ref_ctx = NULL;
+    result_buf ref_rb = { { 0 }, NULL };
+    uint32_t ref_cap = 0;
+    double *seconds = NULL;   /* STAGES x frames */
+    uint64_t pair_total = 0, hit_total = 0;
+    verify_counts vc = { 0, 0, 0, 0, 0 };
+    if (world_create(&w, o.bodies, o.seed)) {
+        fprintf(stderr, "gjkbatch: out of memory for %lu bodies\n", (unsigned long)o.bodies);
+        return EXIT_FAIL;
+    }
+    seconds = malloc(sizeof *seconds * STAGES * o.frames);
+    if (!seconds) {
+        fprintf(stderr, "gjkbatch: out of memory\n");
+        goto done;
+    }
+    if (!(ctx = run_context(o.backend, o.threads, &w)))
+        goto done;
+    if (o.verify && !(ref_ctx = run_context(GJKB_BACKEND_REFERENCE, o.threads, &w)))
+        goto done;
+
+    gjkb_bodies bodies = world_bodies(&w);
+    gjkb_broadphase_options bo = { w.flags, NULL, NULL };
+    gjkb_query q = { o.mode, o.max_iterations, 0.0, 0.0, NULL, NULL, NULL };
+    gjkb_frame fr;
+    /* One untimed step sizes the context's buffers for this scene. */
+    if (gjkb_step(ctx, &bodies, &bo, &q, &fr) != GJKB_OK) {
+        fprintf(stderr, "gjkbatch: %s\n", gjkb_last_error(ctx));
+        goto done;
+    }
+
+    int progress = !o.quiet && isatty(2);
+    double last_draw = -INFINITY;
+    for (uint32_t f = 1; f <= o.frames; f++) {
+        if (f > 1)
+            world_advance(&w);
+        double t0 = now_seconds();
+        if (gjkb_step(ctx, &bodies, &bo, &q, &fr) != GJKB_OK) {
+            progress_clear();
+            fprintf(stderr, "gjkbatch: frame %lu: %s\n", (unsigned long)f, gjkb_last_error(ctx));
+            goto done;
+        }
+        double t = now_seconds() - t0;
+        for (int k = 0; k < 4; k++)
+            seconds[(size_t)k * o.frames + (f - 1)] = fr.seconds[k];
+        seconds[(size_t)STAGE_FRAME * o.frames + (f - 1)] = t;
+        pair_total += fr.pairs.count;
+        hit_total += fr.hits;
+
+        if (o.verify) {
+            if (fr.pairs.count > ref_cap) {
+                free(ref_rb.block);
+                ref_cap = fr.pairs.count + fr.pairs.count / 2;
+                if (results_alloc(&ref_rb, ref_cap, o.mode)) {
+                    progress_clear();
+                    fprintf(stderr, "gjkbatch: out of memory\n");
+                    goto done;
+                }
+            }
+            if (gjkb_query_batch(ref_ctx, &bodies, &fr.pairs, &q, &ref_rb.r) != GJKB_OK) {
+                progress_clear();
+                fprintf(stderr, "gjkbatch: reference: %s\n", gjkb_last_error(ref_ctx));
+                goto done;
+            }
+            pair_set ps = { bodies, fr.pairs, w.radius };
+            verify(&ps, o.mode, o.max_iterations, &fr.results, &ref_rb.r, ctx, ref_ctx, f, &vc);
+        }
+        if (o.snapshot && f == snapshot_frame &&
+            write_snapshot(o.snapshot, &w, &fr, f, o.frames, gjkb_context_backend(ctx)))
+            goto done;
+        if (progress)
+            progress_draw(f, o.frames, t, &last_draw);
+    }
+    progress_clear();
+
+    int failed = vc.status_mismatch || vc.distance_mismatch;
+    status = failed ? EXIT_FAIL : EXIT_OK;
+    const int W = 24;
+    double pairs_per_frame = (double)pair_total / o.frames, narrow = 0.0;
+    for (uint32_t f = 0; f < o.frames; f++)
+        narrow += seconds[(size_t)STAGE_NARROW * o.frames + f];
+    printf("%-*s %lu (%lu static), %s\n", W, "bodies:", (unsigned long)w.count, (unsigned long)w.static_count,
+           "sphere, capsule, box, cylinder, cone, hull");
+    printf("%-*s %.1f x %.1f x %.1f (centres), %.1f bodies per unit area\n", W, "world:", 2.0 * w.half[0],
+           2.0 * w.half[1], 2.0 * w.half[2], w.count / (4.0 * w.half[0] * w.half[1]));
+    printf("%-*s %lu (1/60 s each)\n", W, "frames:", (unsigned long)o.frames);
+    printf("%-*s %llu\n", W, "seed:", (unsigned long long)o.seed);
+    printf("%-*s %s\n", W, "backend:", gjkb_backend_name(gjkb_context_backend(ctx)));
+    printf("%-*s %d\n", W, "threads:", gjkb_get_threads(ctx));
+    printf("%-*s %s\n", W, "mode:", o.mode == GJKB_HIT ? "hit" : "distance");
+    printf("\n%-*s %10s %10s\n", W, "time per frame (ms)", "mean", "median");
+    for (int k = 0; k < STAGES; k++) {
+        double *col = seconds + (size_t)k * o.frames, sum = 0.0;
+        for (uint32_t f = 0; f < o.frames; f++)
+            sum += col[f];
+        double mean = sum / o.frames;
+        printf("  %-*s %10.3f %10.3f\n", W - 2, stage_names[k], mean * 1e3, median(col, o.frames) * 1e3);
+    }
+    printf("\n%-*s %.1f\n", W, "candidate pairs/frame:", pairs_per_frame);
+    printf("%-*s %.3f\n", W, "pairs per body:", pairs_per_frame / w.count);
+    printf("%-*s %.1f (%.1f%% of the candidates)\n", W, "hits per frame:", (double)hit_total / o.frames,
+           pair_total ? 100.0 * (double)hit_total / (double)pair_total : 0.0);
+    printf("%-*s %.0f\n", W, "narrowphase pairs/s:", narrow > 0.0 ? (double)pair_total / narrow : 0.0);
+    if (o.verify) {
+        printf("%-*s %llu (every candidate pair of every frame)\n", W, "pairs verified:",
+               (unsigned long long)vc.checked);
+        print_verify_counts(&vc, o.mode == GJKB_DISTANCE, W);
+        printf("%-*s %s\n", W, "verification:", failed ? "FAILED" : "ok");
+    } else {
+        printf("%-*s off (--verify checks every pair against the reference backend)\n", W, "verification:");
+    }
+    if (o.snapshot)
+        printf("%-*s %s (frame %lu)\n", W, "snapshot:", o.snapshot, (unsigned long)snapshot_frame);
+    if (fflush(stdout) != 0)
+        status = EXIT_FAIL;
+done:
+    progress_clear();
+    free(seconds);
+    free(ref_rb.block);
+    gjkb_destroy(ctx);
+    gjkb_destroy(ref_ctx);
+    world_free(&w);
     return status;
 }
 
@@ -493,5 +830,7 @@ int main(int argc, char **argv)
         return cmd_query(argc, argv);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc, argv);
+    if (strcmp(cmd, "batch") == 0)
+        return cmd_batch(argc, argv);
     return usage_error(cmd[0] == '-' ? "unknown option '%s'" : "unknown command '%s'", cmd);
 }

@@ -7,7 +7,7 @@
  *
  * Bodies are taken W at a time in order, straight from the caller's SoA
  * arrays (unaligned loads; a short tail goes through a padded copy), so
- * nothing is gathered except hull points. Per lane, in float: validity (the
+ * nothing is gathered but a hull's table entry. Per lane, in float: validity (the
  * rule of gjkb__shape_valid), the rotation R (as the GJK kernel builds it),
  * and the core's extent about the body's position along each world axis i:
  *   box       +-sum_j |R_ij| h_j
@@ -110,29 +110,48 @@ static inline float bd_round_up(double p, float d)
     return f;
 }
 
-/* Exact extent of the hull lanes' points under R: lo and hi per world axis.
- * Lanes without a valid hull keep +inf and -inf. */
+/* Exact extent of the hull lanes' points under R, one hull at a time, W of
+ * its points per step: hulls are stored 64-byte aligned and padded with
+ * copies of their last point to a multiple of GJKB_HULL_PAD, so whole steps
+ * never leave the hull's storage nor change its extent. Adding +0 turns -0
+ * into +0, so the min and max come out the same whatever the order the
+ * points are visited in, that is on every width. Lanes whose n is 0 keep
+ * +inf and -inf. */
 static inline void bd_hull_extent(const gjkb_context *ctx, iw first, iw n, const fw r[9], fw lo[3], fw hi[3])
 {
-    _Alignas(64) int32_t counts[GJKB_W];
-    iw_store(counts, n);
-    int32_t longest = 0;
-    for (int l = 0; l < GJKB_W; l++)
-        if (counts[l] > longest)
-            longest = counts[l];
-    for (int a = 0; a < 3; a++) {
-        lo[a] = fw_splat(INFINITY);
-        hi[a] = fw_splat(-INFINITY);
-    }
-    for (int32_t k = 0; k < longest; k++) {
-        mw in = iw_lt(iw_splat(k), n);
-        iw idx = iw_sel(in, iw_add(first, iw_splat(k)), iw_zero());
-        fw x = fw_gather(ctx->hx, idx), y = fw_gather(ctx->hy, idx), z = fw_gather(ctx->hz, idx);
+    _Alignas(64) float rl[9][GJKB_W], lo_l[3][GJKB_W], hi_l[3][GJKB_W];
+    _Alignas(64) int32_t fl[GJKB_W], nl[GJKB_W];
+    for (int k = 0; k < 9; k++)
+        fw_store(rl[k], r[k]);
+    iw_store(fl, first);
+    iw_store(nl, n);
+    const fw zero = fw_zero();
+    for (int l = 0; l < GJKB_W; l++) {
+        fw m[9], mn[3], mx[3];
+        for (int k = 0; k < 9; k++)
+            m[k] = fw_splat(rl[k][l]);
         for (int a = 0; a < 3; a++) {
-            fw v = fw_add(fw_add(fw_mul(r[3 * a], x), fw_mul(r[3 * a + 1], y)), fw_mul(r[3 * a + 2], z));
-            lo[a] = fw_sel(in, fw_min(lo[a], v), lo[a]);
-            hi[a] = fw_sel(in, fw_max(hi[a], v), hi[a]);
+            mn[a] = fw_splat(INFINITY);
+            mx[a] = fw_splat(-INFINITY);
         }
+        const float *hx = ctx->hx + fl[l], *hy = ctx->hy + fl[l], *hz = ctx->hz + fl[l];
+        for (int32_t k = 0; k < nl[l]; k += GJKB_W) {
+            fw x = fw_load(hx + k), y = fw_load(hy + k), z = fw_load(hz + k);
+            for (int a = 0; a < 3; a++) {
+                fw v = fw_add(fw_add(fw_add(fw_mul(m[3 * a], x), fw_mul(m[3 * a + 1], y)), fw_mul(m[3 * a + 2], z)),
+                              zero);
+                mn[a] = fw_min(mn[a], v);
+                mx[a] = fw_max(mx[a], v);
+            }
+        }
+        for (int a = 0; a < 3; a++) {
+            lo_l[a][l] = fw_hmin(mn[a]);
+            hi_l[a][l] = fw_hmax(mx[a]);
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        lo[a] = fw_load(lo_l[a]);
+        hi[a] = fw_load(hi_l[a]);
     }
 }
 

@@ -197,7 +197,7 @@ static GJKB_INLINE v3w hull_gather(const shape_w *s, v3w d, const gjkb__world *w
     v3w bp = v3_zero();
     for (int k = 0; k < s->max_points; k++) {
         iw idx = iw_add(s->hf, iw_min(iw_splat(k), s->last));
-        v3w q = v3_make(fw_gather(w->px, idx), fw_gather(w->py, idx), fw_gather(w->pz, idx));
+        v3w q = v3_make(fw_gather(w->hx, idx), fw_gather(w->hy, idx), fw_gather(w->hz, idx));
         fw dot = v3_dot(q, d);
         mw better = fw_gt(dot, best);
         best = fw_sel(better, dot, best);
@@ -223,7 +223,7 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
         ox[i] = oy[i] = oz[i] = 0.0f;
         if (!((bits >> i) & 1u))
             continue;
-        const float *px = w->px + first[i], *py = w->py + first[i], *pz = w->pz + first[i];
+        const float *px = w->hx + first[i], *py = w->hy + first[i], *pz = w->hz + first[i];
         v3w di = v3_splat(dx[i], dy[i], dz[i]);
         fw best = fw_splat(-INFINITY);
         iw index = iw_zero(), k = iw_lane_index();
@@ -445,24 +445,36 @@ static GJKB_INLINE void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w 
 
 /* ---- one bundle ---------------------------------------------------------- */
 
-static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const gjkb__lanes *ln, size_t o,
-                                   const int distance_mode)
+static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
+                                   const gjkb__lanes *ln, size_t o, const int distance_mode)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
     const fw tiny = fw_splat(GJKB_K_TINY);
 
-    /* Pack: both bodies' rotations and cores, B's pose in A's frame, the
-     * pair's scale (a power of two, so scaling is exact) and tolerances. */
-    iw ia = iw_load(ln->ia + o), ib = iw_load(ln->ib + o);
-    v3w r = v3_load(ln->rx + o, ln->ry + o, ln->rz + o);
-    mw valid = mw_and(mw_and(fw_isfinite(r.x), fw_isfinite(r.y)), fw_isfinite(r.z));
+    /* Pack: the pairs' bodies and kinds, B's offset from A (in double, then
+     * rounded), both rotations and cores, B's pose in A's frame, the pair's
+     * scale (a power of two, so scaling is exact) and tolerances. Lanes past
+     * the chunk's count read a real pair but stay invalid. */
+    iw pair = iw_load((const int32_t *)(const void *)(order + o));
+    iw ia = iw_gather(world->pair_a, pair), ib = iw_gather(world->pair_b, pair);
+    _Alignas(64) int32_t body[GJKB_W], kind_a[GJKB_W], kind_b[GJKB_W];
+    iw_store(body, ia);
+    for (int l = 0; l < GJKB_W; l++)
+        kind_a[l] = world->kind[body[l]];
+    iw_store(body, ib);
+    for (int l = 0; l < GJKB_W; l++)
+        kind_b[l] = world->kind[body[l]];
+    v3w r = v3_make(fw_gather_diff_f64(world->px, ia, ib), fw_gather_diff_f64(world->py, ia, ib),
+                    fw_gather_diff_f64(world->pz, ia, ib));
+    mw valid = mw_first_n((int)(count - (uint32_t)o));
+    valid = mw_and(valid, mw_and(mw_and(finite_coord(r.x), finite_coord(r.y)), finite_coord(r.z)));
     fw ra[9], rb[9];
     gather_rotation(world, ia, &valid, ra);
     gather_rotation(world, ib, &valid, rb);
     fw ext_a, ext_b;
-    shape_w sa = gather_shape(world, ia, iw_load(ln->ka + o), &valid, &ext_a);
-    shape_w sb = gather_shape(world, ib, iw_load(ln->kb + o), &valid, &ext_b);
+    shape_w sa = gather_shape(world, ia, iw_load(kind_a), &valid, &ext_a);
+    shape_w sb = gather_shape(world, ib, iw_load(kind_b), &valid, &ext_b);
     pose_w pose;
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 3; col++)
@@ -493,8 +505,10 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const gjkb__lanes *
     /* Search direction: the warm axis where usable, else the centre offset,
      * else any axis. */
     v3w dir = v3_sel(fw_gt(tl, zero), t, v3_splat(1.0f, 0.0f, 0.0f));
-    if (world->warm) {
-        v3w wl = mat_mul_t(ra, v3_load(ln->wx + o, ln->wy + o, ln->wz + o));
+    if (world->wx) {
+        v3w warm = v3_make(fw_gather_f64(world->wx, pair), fw_gather_f64(world->wy, pair),
+                           fw_gather_f64(world->wz, pair));
+        v3w wl = mat_mul_t(ra, warm);
         fw wl2 = v3_dot(wl, wl);
         dir = v3_sel(mw_and(fw_gt(wl2, zero), fw_isfinite(wl2)), wl, dir);
     }
@@ -552,15 +566,15 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const gjkb__lanes *
             if (distance_mode)
                 sx.pa[k] = v3_sel(slot, pa, sx.pa[k]);
         }
-        fw count = fw_add(sx.n, one);
+        fw size = fw_add(sx.n, one);
 
         /* Sub-distance for every simplex size some active lane has. */
         cand_w c = cand_none();
         mw enclosed = mw_false();
-        mw n1 = mw_and(active, fw_eq(count, one));
-        mw n2 = mw_and(active, fw_eq(count, fw_splat(2.0f)));
-        mw n3 = mw_and(active, fw_eq(count, fw_splat(3.0f)));
-        mw n4 = mw_and(active, fw_eq(count, fw_splat(4.0f)));
+        mw n1 = mw_and(active, fw_eq(size, one));
+        mw n2 = mw_and(active, fw_eq(size, fw_splat(2.0f)));
+        mw n3 = mw_and(active, fw_eq(size, fw_splat(3.0f)));
+        mw n4 = mw_and(active, fw_eq(size, fw_splat(4.0f)));
         if (mw_any(n1)) {
             cand_w c1 = cand_none();
             c1.v = sx.p[0];
@@ -661,24 +675,24 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const gjkb__lanes *
 }
 
 /* One copy per mode, so hit mode carries no witness state at all. */
-static void gjk_bundles_hit(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
+static void gjk_bundles_hit(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    for (uint32_t b = 0; b < bundles; b++)
-        gjk_bundle(w, l, (size_t)b * GJKB_W, 0);
+    for (uint32_t o = 0; o < count; o += GJKB_W)
+        gjk_bundle(w, order, count, l, o, 0);
 }
 
-static void gjk_bundles_distance(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
+static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    for (uint32_t b = 0; b < bundles; b++)
-        gjk_bundle(w, l, (size_t)b * GJKB_W, 1);
+    for (uint32_t o = 0; o < count; o += GJKB_W)
+        gjk_bundle(w, order, count, l, o, 1);
 }
 
-/* The exported entry: bundles [0, bundles) of a chunk. */
-void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles);
-void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles)
+/* The exported entry: the pairs order[0, count) of a chunk. */
+void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
+void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
     if (w->distance_mode)
-        gjk_bundles_distance(w, l, bundles);
+        gjk_bundles_distance(w, order, count, l);
     else
-        gjk_bundles_hit(w, l, bundles);
+        gjk_bundles_hit(w, order, count, l);
 }

@@ -1,11 +1,11 @@
 /* packed.h - what the width-agnostic pipeline hands a wide kernel.
  *
- * The pipeline buckets the pairs, then per chunk of lanes writes the few
- * per-pair values that need scalar work (body indices and kinds, and B's
- * offset from A taken in double), and the kernel does the rest in its lanes:
- * it gathers rotations and sizes from the caller's SoA bodies, validates,
- * builds A's scaled local frame, runs GJK and writes per-lane results.
- * Chunk arrays are 64-byte aligned and padded to GJKB_PACK_ALIGN lanes, so
+ * The pipeline buckets the pairs into an order; the kernel takes a chunk of
+ * that order and does the rest in its lanes: it gathers body indices, kinds,
+ * positions (B's offset from A subtracted in double), rotations and sizes
+ * from the caller's SoA arrays, validates, builds A's scaled local frame,
+ * runs GJK and writes per-lane results that the pipeline scatters back.
+ * Lane arrays are 64-byte aligned and padded to GJKB_PACK_ALIGN lanes, so
  * bundle b of a width-W kernel is the aligned slice [b*W, b*W + W). */
 #ifndef GJKB_PACKED_H
 #define GJKB_PACKED_H
@@ -14,14 +14,8 @@
 
 #define GJKB_PACK_ALIGN 16   /* lanes: the widest kernel */
 
-/* Per-lane arrays of one chunk. */
+/* Per-lane output arrays of one chunk. */
 typedef struct gjkb__lanes {
-    /* in */
-    int32_t *ia, *ib;           /* body indices of A and B */
-    int32_t *ka, *kb;           /* their kinds */
-    float *rx, *ry, *rz;        /* B's position minus A's, world; NaN for an invalid position */
-    float *wx, *wy, *wz;        /* warm-start axis, world (read only with a warm start) */
-    /* out */
     int32_t *status, *iterations;
     float *dist;
     float *ax, *ay, *az;        /* witness on A minus A's position, world */
@@ -29,28 +23,34 @@ typedef struct gjkb__lanes {
     float *nx, *ny, *nz;        /* unit axis from A to B, world */
 } gjkb__lanes;
 
-/* Read-only inputs of the whole batch. */
+/* Read-only inputs of the whole batch: the caller's arrays and the hulls. */
 typedef struct gjkb__world {
+    const int32_t *pair_a, *pair_b;   /* body indices per pair */
+    const uint8_t *kind;
+    const double *px, *py, *pz;       /* body positions */
     const float *qw, *qx, *qy, *qz;
     const float *sx, *sy, *sz;
     const float *margin;        /* NULL: no margins */
     const int32_t *hull;        /* NULL: no hull bodies */
+    const double *wx, *wy, *wz; /* warm-start axes per pair, or NULL */
     const int32_t *hull_first, *hull_n;
     const float *hull_radius;   /* NaN for an invalid hull */
-    const float *px, *py, *pz;  /* all hull points (at least one) */
+    const float *hx, *hy, *hz;  /* all hull points (at least GJKB_PACK_ALIGN, padded) */
     float tolerance, max_distance;
-    int distance_mode, warm;
+    int distance_mode;
     uint32_t max_iterations;
     int within_from;            /* hull support: within-hull vectorized for bundles whose
                                    longest hull has at least this many points, else
                                    gathered across lanes (same results either way) */
 } gjkb__world;
 
-/* A kernel runs bundles [0, bundles) of a chunk. */
+/* A kernel runs the pairs order[0, count) of a chunk (order 64-byte aligned
+ * and readable up to the next multiple of GJKB_PACK_ALIGN) in bundles of its
+ * width, writing lane j's results at index j of the lane arrays. */
 typedef struct gjkb__kernel {
     const char *name;
     int width;
-    void (*run)(const gjkb__world *w, const gjkb__lanes *l, uint32_t bundles);
+    void (*run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
 } gjkb__kernel;
 
 #endif

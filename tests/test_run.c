@@ -1,0 +1,377 @@
+/* test_run.c - `gjkbatch run` end to end: the moving world through
+ * gjkb_step on every available backend and thread count, verified against
+ * the reference backend by the tool itself, the table it prints, the
+ * density of the default world, the SVG snapshot and the usage errors. The
+ * binary's path comes from the GJKBATCH_CLI environment variable that
+ * CTest sets. Nothing here depends on timing. */
+#define _POSIX_C_SOURCE 200809L /* posix_spawn, mkdtemp */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gjkbatch.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *cli;          /* GJKBATCH_CLI */
+static const char *emulator;     /* GJKBATCH_EMULATOR: command that runs a cross-built binary */
+static char tmp_dir[64];
+
+/* ---- running the tool ---------------------------------------------------- */
+
+static char *slurp_path(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    assert_true(n >= 0);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void tmp_path(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", tmp_dir, name);
+}
+
+/* Runs the tool with args (NULL-terminated), stdin from /dev/null, stdout
+ * and stderr into files of tmp_dir (so stderr is no terminal: no progress
+ * bar). posix_spawn rather than fork: fork hangs under qemu-user, where the
+ * cross-built tests run. Returns the exit status. */
+static int run_tool(const char *const *args)
+{
+    char out_path[128], err_path[128], emu[256];
+    tmp_path(out_path, sizeof out_path, "stdout");
+    tmp_path(err_path, sizeof err_path, "stderr");
+    char *argv[40];
+    int n = 0;
+    snprintf(emu, sizeof emu, "%s", emulator ? emulator : "");
+    for (char *w = strtok(emu, " "); w; w = strtok(NULL, " ")) {
+        assert_true(n < 8);
+        argv[n++] = w;
+    }
+    argv[n++] = (char *)cli;
+    for (int i = 0; args[i]; i++) {
+        assert_true(n < 39);
+        argv[n++] = (char *)args[i];
+    }
+    argv[n] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
+    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0), 0);
+    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
+    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
+    fflush(NULL);
+    pid_t pid;
+    int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e != 0)
+        fail_msg("cannot start %s: %s", argv[0], strerror(e));
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static char *tool_output(const char *name)
+{
+    char p[128];
+    tmp_path(p, sizeof p, name);
+    char *s = slurp_path(p);
+    assert_non_null(s);
+    return s;
+}
+
+/* Runs the tool and fails with its output unless it exits 0; returns
+ * stdout. */
+static char *run_ok(const char *const *args)
+{
+    int rc = run_tool(args);
+    char *out = tool_output("stdout");
+    if (rc != 0) {
+        char *err = tool_output("stderr");
+        char cmd[512] = "";
+        for (int i = 0; args[i]; i++)
+            snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", args[i]);
+        fail_msg("gjkbatch%s: exit %d\n%s%s", cmd, rc, out, err);
+    }
+    return out;
+}
+
+/* The number after "label" at the start of a line of text. */
+static double value_of(const char *text, const char *label)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n%s", label);
+    const char *p = strncmp(text, label, strlen(label)) == 0 ? text : strstr(text, key);
+    if (!p)
+        fail_msg("no line '%s' in:\n%s", label, text);
+    p = strstr(p, label) + strlen(label);
+    char *end;
+    double v = strtod(p, &end);
+    assert_true(end != p);
+    return v;
+}
+
+/* Backends this build and CPU run (reference first). */
+static int backends(gjkb_backend out[GJKB_BACKEND_COUNT])
+{
+    int n = 0;
+    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT; b++)
+        if (gjkb_backend_available((gjkb_backend)b))
+            out[n++] = (gjkb_backend)b;
+    return n;
+}
+
+/* Whether this build runs more than one thread (the tool links the same
+ * library). */
+static int have_threads(void)
+{
+    gjkb_context *ctx = NULL;
+    assert_int_equal(gjkb_create(NULL, &ctx), GJKB_OK);
+    int ok = gjkb_set_threads(ctx, 2) == GJKB_OK;
+    gjkb_destroy(ctx);
+    return ok;
+}
+
+static int cli_setup(void **state)
+{
+    (void)state;
+    cli = getenv("GJKBATCH_CLI");
+    emulator = getenv("GJKBATCH_EMULATOR");
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/gjkb_run_XXXXXX");
+    return mkdtemp(tmp_dir) ? 0 : -1;
+}
+
+static int cli_teardown(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "stdout", "stderr", "snap.svg", "never.svg" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char p[128];
+        tmp_path(p, sizeof p, names[i]);
+        remove(p);
+    }
+    return rmdir(tmp_dir);
+}
+
+#define NEED_CLI()                                                  \
+    do {                                                            \
+        if (!cli || !*cli) {                                        \
+            print_message("GJKBATCH_CLI not set: skipping\n");      \
+            skip();                                                 \
+        }                                                           \
+    } while (0)
+
+/* ---- the runs --------------------------------------------------------------- */
+
+/* The table of a verified run: every stage, the counts, a clean
+ * verification; returns the candidate pairs per frame. */
+static double check_table(const char *out, const char *backend, const char *threads, const char *mode)
+{
+    static const char *const rows[] = { "\n  bounds ", "\n  sort ", "\n  sweep ", "\n  narrowphase ",
+                                        "\n  frame (gjkb_step) ", "\ntime per frame (ms) " };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(out, rows[i]))
+            fail_msg("no row '%s' in:\n%s", rows[i] + 1, out);
+    char want[96];
+    snprintf(want, sizeof want, "\nbackend:                 %s\n", backend);
+    assert_non_null(strstr(out, want));
+    snprintf(want, sizeof want, "\nthreads:                 %s\n", threads);
+    assert_non_null(strstr(out, want));
+    snprintf(want, sizeof want, "\nmode:                    %s\n", mode);
+    assert_non_null(strstr(out, want));
+    assert_true(value_of(out, "bodies:") == 2000);
+    assert_true(value_of(out, "frames:") == 5);
+    assert_true(value_of(out, "status mismatches:") == 0);
+    assert_true(fabs(value_of(out, "pairs verified:") - 5 * value_of(out, "candidate pairs/frame:")) < 0.5);
+    assert_non_null(strstr(out, "\nverification:            ok\n"));
+    /* the default density: at least two candidate pairs per body */
+    double per_body = value_of(out, "pairs per body:");
+    if (!(per_body >= 2.0))
+        fail_msg("%s: %.3f candidate pairs per body, want at least 2", backend, per_body);
+    double hits = value_of(out, "hits per frame:");
+    assert_true(hits > 0.0 && hits < value_of(out, "candidate pairs/frame:"));
+    return value_of(out, "candidate pairs/frame:");
+}
+
+/* Every backend, both modes, one and two threads: verified, and the same
+ * candidate pairs every time (the broadphase does not depend on either). */
+static void test_run_verified(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = backends(b), threads = have_threads();
+    double pairs = -1.0;
+    for (int i = 0; i < n; i++) {
+        const char *name = gjkb_backend_name(b[i]);
+        for (int variant = 0; variant < 3; variant++) {
+            const char *mode = variant == 1 ? "distance" : "hit";
+            const char *nthreads = variant == 2 ? "2" : "1";
+            if (variant == 2 && !threads)
+                continue;
+            char *out = run_ok((const char *const[]){ "run", "--bodies", "2000", "--frames", "5", "--verify",
+                                                      "--backend", name, "--mode", mode, "--threads", nthreads,
+                                                      NULL });
+            double p = check_table(out, name, nthreads, mode);
+            if (variant == 1)
+                assert_true(value_of(out, "distance mismatches:") == 0);
+            if (pairs < 0.0)
+                pairs = p;
+            else if (p != pairs)
+                fail_msg("%s %s threads %s: %.1f candidate pairs per frame, earlier runs %.1f", name, mode, nthreads,
+                         p, pairs);
+            free(out);
+            /* stderr is a file here: no progress bar, nothing at all */
+            char *err = tool_output("stderr");
+            assert_string_equal(err, "");
+            free(err);
+        }
+    }
+}
+
+/* The same seed gives the same world; another seed another one. */
+static void test_run_seed(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    const char *const a[] = { "run", "--bodies", "3000", "--frames", "2", "--seed", "9", NULL };
+    const char *const b[] = { "run", "--bodies=3000", "--frames=2", "--seed=10", "--quiet", NULL };
+    char *first = run_ok(a), *again = run_ok(a), *other = run_ok(b);
+    double p = value_of(first, "candidate pairs/frame:");
+    assert_true(p == value_of(again, "candidate pairs/frame:"));
+    assert_true(value_of(first, "hits per frame:") == value_of(again, "hits per frame:"));
+    assert_true(p != value_of(other, "candidate pairs/frame:"));
+    assert_true(value_of(first, "pairs per body:") >= 2.0 && value_of(other, "pairs per body:") >= 2.0);
+    assert_non_null(strstr(first, "\nverification:            off"));
+    free(first);
+    free(again);
+    free(other);
+}
+
+static long count_of(const char *text, const char *what)
+{
+    long n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* --snapshot: a well-formed SVG of the chosen frame with every body and
+ * the overlapping pairs highlighted. */
+static void test_run_snapshot(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char path[128];
+    tmp_path(path, sizeof path, "snap.svg");
+    char *out = run_ok((const char *const[]){ "run", "--bodies", "2000", "--frames", "3", "--snapshot", path,
+                                              "--snapshot-frame", "2", NULL });
+    assert_non_null(strstr(out, "(frame 2)\n"));
+    free(out);
+    char *svg = slurp_path(path);
+    assert_non_null(svg);
+    size_t len = strlen(svg);
+    while (len > 0 && (svg[len - 1] == '\n' || svg[len - 1] == ' '))
+        len--;
+    assert_true(strncmp(svg, "<svg", 4) == 0);
+    assert_true(len >= 6 && strncmp(svg + len - 6, "</svg>", 6) == 0);
+    assert_non_null(strstr(svg, "xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_non_null(strstr(svg, " viewBox=\""));
+    assert_non_null(strstr(svg, "frame 2 of 3"));
+    /* every body once: circles for spheres, polygons for the rest */
+    assert_int_equal(count_of(svg, "<circle ") + count_of(svg, "<polygon "), 2000);
+    /* the highlighted group holds bodies, and the contact lines follow */
+    const char *hit = strstr(svg, "<g class=\"hit\"");
+    assert_non_null(hit);
+    const char *end = strstr(hit, "</g>");
+    assert_non_null(end);
+    const char *first = strstr(hit, "<polygon ");
+    const char *circle = strstr(hit, "<circle ");
+    if (!first || (circle && circle < first))
+        first = circle;
+    assert_true(first && first < end);
+    const char *contact = strstr(svg, "<path class=\"contact\"");
+    assert_non_null(contact);
+    assert_true(count_of(contact, "M") >= 1 && count_of(contact, "M") == count_of(contact, "L"));
+    /* balanced groups, and nothing but whitespace outside the root */
+    assert_int_equal(count_of(svg, "<g "), count_of(svg, "</g>"));
+    assert_int_equal(count_of(svg, "<svg"), 1);
+    free(svg);
+}
+
+static void expect_usage_error(const char *const *args)
+{
+    int rc = run_tool(args);
+    char *err = tool_output("stderr");
+    if (rc != 2 || !strstr(err, "usage: gjkbatch"))
+        fail_msg("%s %s: exit %d, want 2 and the usage\n%s", args[0], args[1] ? args[1] : "", rc, err);
+    free(err);
+    char *out = tool_output("stdout");
+    assert_string_equal(out, "");
+    free(out);
+}
+
+static void test_run_usage(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char never[128];
+    tmp_path(never, sizeof never, "never.svg");
+    expect_usage_error((const char *const[]){ "run", "--bodies", "0", NULL });
+    expect_usage_error((const char *const[]){ "run", "--bodies", "many", NULL });
+    expect_usage_error((const char *const[]){ "run", "--frames", "0", NULL });
+    expect_usage_error((const char *const[]){ "run", "--threads", "0", NULL });
+    expect_usage_error((const char *const[]){ "run", "--threads", "-1", NULL });
+    expect_usage_error((const char *const[]){ "run", "--mode", "fast", NULL });
+    expect_usage_error((const char *const[]){ "run", "--verify=yes", NULL });
+    expect_usage_error((const char *const[]){ "run", "--pairs", "10", NULL });     /* a batch option */
+    expect_usage_error((const char *const[]){ "run", "--snapshot-frame", "2", NULL });
+    expect_usage_error((const char *const[]){ "run", "--frames", "3", "--snapshot", never, "--snapshot-frame", "4",
+                                              NULL });
+    expect_usage_error((const char *const[]){ "run", "extra", NULL });
+    expect_usage_error((const char *const[]){ "batch", "--bodies", "10", NULL });  /* a run option */
+    FILE *f = fopen(never, "r");
+    assert_null(f); /* no snapshot from a refused command */
+
+    /* an unwritable snapshot is a failure, not a usage error */
+    assert_int_equal(run_tool((const char *const[]){ "run", "--bodies", "100", "--frames", "1", "--snapshot",
+                                                     "/nonexistent-dir/x.svg", NULL }),
+                     1);
+    char *err = tool_output("stderr");
+    assert_non_null(strstr(err, "/nonexistent-dir/x.svg"));
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_verified),
+        cmocka_unit_test(test_run_seed),
+        cmocka_unit_test(test_run_snapshot),
+        cmocka_unit_test(test_run_usage),
+    };
+    return cmocka_run_group_tests(tests, cli_setup, cli_teardown);
+}

@@ -1,0 +1,370 @@
+/* world.c - the moving scene behind `gjkbatch run`. */
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WORLD_PI 3.14159265358979323846
+
+/* Centres fill z in [-WORLD_HALF_Z, WORLD_HALF_Z] (about two bodies deep)
+ * and an x-y square holding WORLD_PER_AREA bodies per unit of area. The
+ * density is tuned so that the broadphase reports about 2.5 candidate
+ * pairs per body (measured: docs/cli.md). */
+#define WORLD_HALF_Z 2.0
+#define WORLD_PER_AREA 0.8
+/* One body in WORLD_STATIC_ONE_IN is static. */
+#define WORLD_STATIC_ONE_IN 10
+/* Speeds in units per second, spin rates in radians per second. */
+#define WORLD_SPEED_MIN 0.5
+#define WORLD_SPEED_MAX 3.0
+#define WORLD_SPIN_MAX (2.0 * WORLD_PI)
+
+/* ---- random numbers: splitmix64, identical on every platform ----------- */
+
+static uint64_t next_u64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* uniform in [0, 1) with 53 random bits */
+static double unit(uint64_t *state)
+{
+    return (double)(next_u64(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double uniform(uint64_t *state, double lo, double hi)
+{
+    return lo + (hi - lo) * unit(state);
+}
+
+static uint32_t below(uint64_t *state, uint32_t n)
+{
+    return (uint32_t)(next_u64(state) % n);
+}
+
+/* A uniformly distributed direction (z uniform on [-1, 1]). */
+static void random_direction(uint64_t *state, double d[3])
+{
+    double z = uniform(state, -1.0, 1.0), t = uniform(state, 0.0, 2.0 * WORLD_PI);
+    double r = sqrt(1.0 - z * z);
+    d[0] = r * cos(t);
+    d[1] = r * sin(t);
+    d[2] = z;
+}
+
+/* A uniformly distributed rotation (Shoemake's subgroup algorithm). */
+static void random_rotation(uint64_t *state, double q[4])
+{
+    double u1 = unit(state), u2 = unit(state), u3 = unit(state);
+    double a = sqrt(1.0 - u1), b = sqrt(u1);
+    q[0] = b * cos(2.0 * WORLD_PI * u3);
+    q[1] = a * sin(2.0 * WORLD_PI * u2);
+    q[2] = a * cos(2.0 * WORLD_PI * u2);
+    q[3] = b * sin(2.0 * WORLD_PI * u3);
+}
+
+/* ---- quaternions ---------------------------------------------------------- */
+
+/* r = a b */
+static void quat_mul(const double a[4], const double b[4], double r[4])
+{
+    r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+    r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+/* v rotated by the unit quaternion q, or by its inverse when inverse != 0. */
+static void quat_rotate(const double q[4], int inverse, const double v[3], double out[3])
+{
+    double s = inverse ? -1.0 : 1.0;
+    double u[3] = { s * q[1], s * q[2], s * q[3] }, w = q[0];
+    /* t = 2 u x v; out = v + w t + u x t */
+    double t[3] = { 2.0 * (u[1] * v[2] - u[2] * v[1]), 2.0 * (u[2] * v[0] - u[0] * v[2]),
+                    2.0 * (u[0] * v[1] - u[1] * v[0]) };
+    out[0] = v[0] + w * t[0] + (u[1] * t[2] - u[2] * t[1]);
+    out[1] = v[1] + w * t[1] + (u[2] * t[0] - u[0] * t[2]);
+    out[2] = v[2] + w * t[2] + (u[0] * t[1] - u[1] * t[0]);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+void world_free(world *w)
+{
+    if (!w)
+        return;
+    void *arrays[] = { w->kind, w->flags, w->px, w->py, w->pz, w->qw, w->qx, w->qy, w->qz, w->sx, w->sy, w->sz,
+                       w->margin, w->hull, w->radius, w->vx, w->vy, w->vz, w->rot[0], w->rot[1], w->rot[2],
+                       w->rot[3], w->spin[0], w->spin[1], w->spin[2], w->spin[3] };
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+    scene_free(&w->lib);
+    memset(w, 0, sizeof *w);
+}
+
+static void *alloc(size_t n, size_t sz, int *failed)
+{
+    void *p = malloc(n * sz);
+    if (!p)
+        *failed = 1;
+    return p;
+}
+
+/* Copies the double rotation of body i to the library's floats. */
+static void store_rotation(world *w, uint32_t i)
+{
+    w->qw[i] = (float)w->rot[0][i];
+    w->qx[i] = (float)w->rot[1][i];
+    w->qy[i] = (float)w->rot[2][i];
+    w->qz[i] = (float)w->rot[3][i];
+}
+
+/* Shape, pose and motion of body i. */
+static void make_body(world *w, uint64_t *state, uint32_t i)
+{
+    gjkb_kind kind = (gjkb_kind)below(state, GJKB_KIND_COUNT);
+    double x = uniform(state, 0.25, 1.0), y = uniform(state, 0.25, 1.0), z = uniform(state, 0.25, 1.0);
+    w->kind[i] = (uint8_t)kind;
+    w->sx[i] = (float)x;
+    w->sy[i] = kind == GJKB_BOX ? (float)y : 0.0f;
+    w->sz[i] = kind == GJKB_SPHERE || kind == GJKB_HULL ? 0.0f : (float)z;
+    w->hull[i] = kind == GJKB_HULL ? below(state, SCENE_HULLS) : 0;
+    w->margin[i] = below(state, 4) == 0 ? (float)uniform(state, 0.02, 0.25) : 0.0f;
+
+    /* from the stored floats, so the scale matches what the library sees */
+    double fx = w->sx[i], fy = w->sy[i], fz = w->sz[i], r;
+    switch (kind) {
+    case GJKB_SPHERE: r = fx; break;
+    case GJKB_CAPSULE: r = fx + fz; break;
+    case GJKB_BOX: r = sqrt(fx * fx + fy * fy + fz * fz); break;
+    case GJKB_CYLINDER:
+    case GJKB_CONE: r = sqrt(fx * fx + fz * fz); break;
+    default: r = w->hull_radius[w->hull[i]]; break;
+    }
+    w->radius[i] = r + w->margin[i];
+    if (w->radius[i] > w->max_radius)
+        w->max_radius = w->radius[i];
+
+    double q[4];
+    random_rotation(state, q);
+    for (int k = 0; k < 4; k++)
+        w->rot[k][i] = q[k];
+    store_rotation(w, i);
+    w->px[i] = uniform(state, -w->half[0], w->half[0]);
+    w->py[i] = uniform(state, -w->half[1], w->half[1]);
+    w->pz[i] = uniform(state, -w->half[2], w->half[2]);
+
+    /* Every body draws its motion, static or not, so the static choice
+     * does not shift the random stream of the bodies after it. */
+    int is_static = below(state, WORLD_STATIC_ONE_IN) == 0;
+    double d[3], axis[3], speed = uniform(state, WORLD_SPEED_MIN, WORLD_SPEED_MAX);
+    double rate = uniform(state, 0.0, WORLD_SPIN_MAX);
+    random_direction(state, d);
+    random_direction(state, axis);
+    if (is_static)
+        speed = rate = 0.0;
+    w->flags[i] = is_static ? GJKB_BODY_STATIC : 0;
+    w->static_count += (uint32_t)is_static;
+    w->vx[i] = speed * d[0];
+    w->vy[i] = speed * d[1];
+    w->vz[i] = speed * d[2];
+    double half_angle = 0.5 * rate * WORLD_DT, s = sin(half_angle);
+    w->spin[0][i] = cos(half_angle);
+    for (int k = 0; k < 3; k++)
+        w->spin[1 + k][i] = s * axis[k];
+}
+
+int world_create(world *w, uint32_t count, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    if (count == 0)
+        return -1;
+    /* The hull library is the batch scene's (the same seed, no pairs). */
+    if (scene_generate(&w->lib, 0, seed))
+        return -1;
+    int failed = 0;
+    uint8_t **bytes[] = { &w->kind, &w->flags };
+    double **doubles[] = { &w->px, &w->py, &w->pz, &w->radius, &w->vx, &w->vy, &w->vz, &w->rot[0], &w->rot[1],
+                           &w->rot[2], &w->rot[3], &w->spin[0], &w->spin[1], &w->spin[2], &w->spin[3] };
+    float **floats[] = { &w->qw, &w->qx, &w->qy, &w->qz, &w->sx, &w->sy, &w->sz, &w->margin };
+    for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
+        *bytes[k] = alloc(count, 1, &failed);
+    for (size_t k = 0; k < sizeof doubles / sizeof doubles[0]; k++)
+        *doubles[k] = alloc(count, sizeof(double), &failed);
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
+        *floats[k] = alloc(count, sizeof(float), &failed);
+    w->hull = alloc(count, sizeof *w->hull, &failed);
+    if (failed) {
+        world_free(w);
+        return -1;
+    }
+
+    for (uint32_t h = 0; h < w->lib.hull_count; h++) {
+        const float *p = w->lib.hull_xyz + 3 * (size_t)w->lib.hull_first[h];
+        double rmax = 0.0;
+        for (uint32_t j = 0; j < w->lib.hull_n[h]; j++) {
+            double x = p[3 * j], y = p[3 * j + 1], z = p[3 * j + 2];
+            rmax = fmax(rmax, sqrt(x * x + y * y + z * z));
+        }
+        w->hull_radius[h] = rmax;
+    }
+
+    double side = sqrt((double)count / WORLD_PER_AREA);
+    w->half[0] = w->half[1] = fmax(0.5 * side, 1.0);
+    w->half[2] = WORLD_HALF_Z;
+    /* Another stream than the hull library's, unrelated for nearby seeds. */
+    uint64_t state = seed ^ 0x5157A7E5C0FFEE11ull;
+    state = next_u64(&state);
+    for (uint32_t i = 0; i < count; i++)
+        make_body(w, &state, i);
+    w->count = count;
+    return 0;
+}
+
+/* ---- library glue ------------------------------------------------------ */
+
+gjkb_error world_register_hulls(const world *w, gjkb_context *ctx)
+{
+    return scene_register_hulls(&w->lib, ctx);
+}
+
+gjkb_bodies world_bodies(const world *w)
+{
+    gjkb_bodies b;
+    b.count = w->count;
+    b.kind = w->kind;
+    b.px = w->px;
+    b.py = w->py;
+    b.pz = w->pz;
+    b.qw = w->qw;
+    b.qx = w->qx;
+    b.qy = w->qy;
+    b.qz = w->qz;
+    b.sx = w->sx;
+    b.sy = w->sy;
+    b.sz = w->sz;
+    b.margin = w->margin;
+    b.hull = w->hull;
+    return b;
+}
+
+/* ---- motion ------------------------------------------------------------ */
+
+/* One axis of one body: move, and bounce off the walls at +-half (the
+ * reflection keeps the distance travelled). */
+static void move_axis(double *p, double *v, double half)
+{
+    double x = *p + *v * WORLD_DT;
+    if (x > half) {
+        x = 2.0 * half - x;
+        *v = -*v;
+    } else if (x < -half) {
+        x = -2.0 * half - x;
+        *v = -*v;
+    }
+    /* a step longer than the box: stay inside all the same */
+    *p = fmin(fmax(x, -half), half);
+}
+
+void world_advance(world *w)
+{
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (w->flags[i] & GJKB_BODY_STATIC)
+            continue;
+        move_axis(&w->px[i], &w->vx[i], w->half[0]);
+        move_axis(&w->py[i], &w->vy[i], w->half[1]);
+        move_axis(&w->pz[i], &w->vz[i], w->half[2]);
+        double q[4] = { w->rot[0][i], w->rot[1][i], w->rot[2][i], w->rot[3][i] };
+        double s[4] = { w->spin[0][i], w->spin[1][i], w->spin[2][i], w->spin[3][i] }, r[4];
+        quat_mul(s, q, r);
+        /* renormalized every frame so rounding never drifts the length */
+        double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+        for (int k = 0; k < 4; k++)
+            w->rot[k][i] = r[k] / len;
+        store_rotation(w, i);
+    }
+}
+
+/* ---- support points ------------------------------------------------------ */
+
+static double sign_of(double v)
+{
+    return v < 0.0 ? -1.0 : 1.0;
+}
+
+/* Support of the core of body i in its local frame along the unit d. */
+static void local_support(const world *w, uint32_t i, const double d[3], double s[3])
+{
+    double x = w->sx[i], y = w->sy[i], z = w->sz[i];
+    double rxy = sqrt(d[0] * d[0] + d[1] * d[1]);
+    /* the rim direction in x-y; any one when d is the axis */
+    double ux = rxy > 0.0 ? d[0] / rxy : 1.0, uy = rxy > 0.0 ? d[1] / rxy : 0.0;
+    switch ((gjkb_kind)w->kind[i]) {
+    case GJKB_SPHERE:
+        s[0] = x * d[0];
+        s[1] = x * d[1];
+        s[2] = x * d[2];
+        break;
+    case GJKB_CAPSULE:
+        s[0] = x * d[0];
+        s[1] = x * d[1];
+        s[2] = x * d[2] + sign_of(d[2]) * z;
+        break;
+    case GJKB_BOX:
+        s[0] = sign_of(d[0]) * x;
+        s[1] = sign_of(d[1]) * y;
+        s[2] = sign_of(d[2]) * z;
+        break;
+    case GJKB_CYLINDER:
+        s[0] = x * ux;
+        s[1] = x * uy;
+        s[2] = sign_of(d[2]) * z;
+        break;
+    case GJKB_CONE:
+        /* the apex or a point of the base rim, whichever is farther */
+        if (z * d[2] >= x * rxy - z * d[2]) {
+            s[0] = s[1] = 0.0;
+            s[2] = z;
+        } else {
+            s[0] = x * ux;
+            s[1] = x * uy;
+            s[2] = -z;
+        }
+        break;
+    default: {
+        uint32_t h = w->hull[i];
+        const float *p = w->lib.hull_xyz + 3 * (size_t)w->lib.hull_first[h];
+        double best = -INFINITY;
+        s[0] = s[1] = s[2] = 0.0;
+        for (uint32_t j = 0; j < w->lib.hull_n[h]; j++) {
+            double dot = p[3 * j] * d[0] + p[3 * j + 1] * d[1] + p[3 * j + 2] * d[2];
+            if (dot > best) {
+                best = dot;
+                s[0] = p[3 * j];
+                s[1] = p[3 * j + 1];
+                s[2] = p[3 * j + 2];
+            }
+        }
+        break;
+    }
+    }
+}
+
+void world_support(const world *w, uint32_t i, const double d[3], double out[3])
+{
+    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double u[3] = { d[0] / len, d[1] / len, d[2] / len };
+    double q[4] = { w->rot[0][i], w->rot[1][i], w->rot[2][i], w->rot[3][i] };
+    double local[3], s[3], ws[3];
+    quat_rotate(q, 1, u, local);
+    local_support(w, i, local, s);
+    quat_rotate(q, 0, s, ws);
+    double m = w->margin[i];
+    out[0] = w->px[i] + ws[0] + m * u[0];
+    out[1] = w->py[i] + ws[1] + m * u[1];
+    out[2] = w->pz[i] + ws[2] + m * u[2];
+}
