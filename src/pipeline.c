@@ -188,6 +188,25 @@ static void bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pa
 
 /* ---- per chunk ---------------------------------------------------------- */
 
+/* A lane the kernel could not settle in float: the pair's answer comes
+ * from the double-precision reference instead. */
+static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t i,
+                            const gjkb__params *p, const gjkb__world *w, gjkb_results *out)
+{
+    gjkb_shape a = gjkb__body_shape(bd, pr->a[i]), b = gjkb__body_shape(bd, pr->b[i]);
+    double warm[3];
+    if (w->wx) {
+        warm[0] = w->wx[i];
+        warm[1] = w->wy[i];
+        warm[2] = w->wz[i];
+    }
+    gjkb_result r = gjkb__ref_query(ctx, &a, &b, p, w->wx ? warm : NULL);
+    if (p->mode == GJKB_HIT)
+        for (int k = 0; k < 3; k++)
+            r.a[k] = r.b[k] = r.n[k] = NAN;
+    gjkb__store_result(out, i, &r);
+}
+
 static void scatter_lane(const gjkb__lanes *l, uint32_t j, const gjkb_bodies *bd, const gjkb_pairs *pr,
                          uint32_t i, bool points, gjkb_results *out)
 {
@@ -231,7 +250,8 @@ static void scatter_no_points(uint32_t i, gjkb_results *out)
 /* Pairs order[0, lanes) (lanes <= CHUNK) through one chunk of lane arrays:
  * the kernel packs and answers them, then the results go back in pair
  * order. */
-static void run_chunk(const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l, const gjkb_bodies *bodies,
+static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l,
+                      const gjkb_bodies *bodies,
                       const gjkb_pairs *pairs, const uint32_t *idx, uint32_t lanes, const gjkb__params *p,
                       bool points, gjkb_results *results)
 {
@@ -241,6 +261,9 @@ static void run_chunk(const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *
     if (p->mode == GJKB_HIT && (results->ax || results->bx || results->nx))
         for (uint32_t j = 0; j < lanes; j++)
             scatter_no_points(idx[j], results);
+    for (uint32_t j = 0; j < lanes; j++)
+        if (l->status[j] == GJKB_K_STATUS_REFINE)
+            scatter_refined(ctx, bodies, pairs, idx[j], p, w, results);
 }
 
 gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
@@ -284,7 +307,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     if (threads == 1) {
         for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
-            run_chunk(k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, points, results);
+            run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, points, results);
         }
     } else {
         GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
@@ -292,7 +315,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             int t = gjkb__thread_id();
             uint32_t first = c * CHUNK;
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
-            run_chunk(k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
+            run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
                       points, results);
         }
     }

@@ -45,10 +45,18 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
 /* Steps in a row whose |v|^2 only ties the previous one, before a lane stops. */
 #define GJKB_K_TIES 6.0f
 #define GJKB_K_TIE_SLACK 1e-6f
+/* A lane that stopped without converging (no progress in float, or the
+ * iteration bound) while its duality gap is still above this fraction of
+ * |v|^2 is handed to the double-precision reference: curved shapes near
+ * touching can stall float GJK well before the tolerance. Rare, and the
+ * decision is per lane, so results stay bit-identical across widths. */
+#define GJKB_K_REFINE 1e-4f
 /* |v|^2 below this (scaled units) means the cores overlap. */
 #define GJKB_K_TINY 1e-12f
 
-enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3 };
+/* Lane verdicts; K_REFINE asks the pipeline to answer the pair with the
+ * double-precision reference (see GJKB_K_REFINE). */
+enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3, K_REFINE = GJKB_K_STATUS_REFINE };
 
 /* One side's core, W lanes, in the pair's scaled frame. Every analytic core
  * is box half extents h plus a disk of radius rd in local xy (sphere: a
@@ -532,6 +540,8 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     iw iters = iw_zero();
     fw ties = zero;               /* steps since |v|^2 last reached a new low */
     fw best_vv = fw_splat(INFINITY);
+    fw last_vw = fw_splat(-INFINITY);   /* v.w of the lane's last step */
+    mw stalled = mw_false();      /* stopped by the no-progress test */
 
     for (uint32_t it = 0; it < world->max_iterations && mw_any(active); it++) {
         v3w pa = support_local(&sa, v3_neg(v), world, inv_scale);
@@ -539,6 +549,7 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
         v3w w = v3_sub(pa, pb);
         fw vw = v3_dot(v, w);
         iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
+        last_vw = fw_sel(active, vw, last_vw);
 
         /* Support plane test: v.w / |v| is a lower bound on the core distance. */
         mw sep = mw_and(active, mw_and(fw_gt(vw, zero), fw_gt(fw_mul(vw, vw), fw_mul(lim2, vv))));
@@ -618,6 +629,7 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
         best_vv = fw_min(best_vv, fw_sel(commit, vv, best_vv));
 
         done_core = mw_or(done_core, core);
+        stalled = mw_or(stalled, stall);
         active = mw_andnot(active, mw_or(core, stall));
         /* Hit mode: inside the touching band is a verdict. */
         if (!distance_mode)
@@ -634,6 +646,9 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     status = iw_sel(touching, iw_splat(K_OVERLAP), status);
     status = iw_sel(mw_andnot(done_sep, done_core), iw_splat(K_SEPARATED), status);
     status = iw_sel(limit, iw_splat(K_LIMIT), status);
+    mw unsure = mw_andnot(mw_or(stalled, active), mw_or(done_core, done_sep));
+    unsure = mw_and(unsure, fw_gt(fw_sub(vv, last_vw), fw_add(fw_mul(fw_splat(GJKB_K_REFINE), vv), eps_abs)));
+    status = iw_sel(unsure, iw_splat(K_REFINE), status);
     status = iw_sel(valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
     iw_store(ln->iterations + o, iters);

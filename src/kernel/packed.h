@@ -14,6 +14,10 @@
 
 #define GJKB_PACK_ALIGN 16   /* lanes: the widest kernel */
 
+/* A lane status beyond gjkb_status: the pipeline answers the pair with the
+ * double-precision reference (the kernel could not settle it in float). */
+#define GJKB_K_STATUS_REFINE 4
+
 /* Per-lane output arrays of one chunk. */
 typedef struct gjkb__lanes {
     int32_t *status, *iterations;
