@@ -385,14 +385,14 @@ static const uint64_t *radix_sort(struct gjkb__broad *st, uint32_t m)
 }
 
 /* The non-empty boxes sorted by min along the sweep axis (equal keys in box
- * order), copied into the aligned SoA with NaN sentinels. */
-static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes,
+ * order), copied into blocks of `width` boxes with NaN sentinels. */
+static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, uint32_t width,
                              gjkb__sorted *out)
 {
     uint32_t n = boxes->count;
     const float *const b[6] = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z };
-    /* Room for every box and, past the last one, at least one sentinel up
-     * to a whole bundle of the widest kernel. */
+    /* Room for every box and at least one sentinel, up to a multiple of
+     * GJKB_PACK_ALIGN (which every width divides). */
     uint32_t padded = (n + GJKB_PACK_ALIGN) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
     if (!sort_reserve(st, n) || !sorted_reserve(st, padded))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory for %u boxes", n);
@@ -411,22 +411,26 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     }
     const uint64_t *order = radix_sort(st, m);
 
-    /* Fields in gjkb__sorted order. */
+    /* Block by block (width divides padded), fields in gjkb__sorted order. */
     const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
-    float *box = st->sorted;
-    for (uint32_t r = 0; r < m; r++) {
-        uint32_t i = (uint32_t)order[r];
-        for (int k = 0; k < GJKB_SORTED_FIELDS; k++)
-            box[GJKB_SORTED_AT(r, k)] = src[k][i];
-        st->sorted_id[r] = i;
-    }
-    for (uint32_t r = m; r < padded; r++) {
-        for (int k = 0; k < GJKB_SORTED_FIELDS; k++)
-            box[GJKB_SORTED_AT(r, k)] = NAN;
+    for (uint32_t r = 0; r < m; r++)
+        st->sorted_id[r] = (uint32_t)order[r];
+    for (uint32_t r = m; r < padded; r++)
         st->sorted_id[r] = 0;
+    for (uint32_t first = 0; first < padded; first += width) {
+        float *block = st->sorted + (size_t)first * GJKB_SORTED_FIELDS;
+        const uint32_t *ids = st->sorted_id + first;
+        uint32_t real = first >= m ? 0 : m - first < width ? m - first : width;
+        for (int k = 0; k < GJKB_SORTED_FIELDS; k++) {
+            float *dst = block + (size_t)k * width;
+            for (uint32_t l = 0; l < real; l++)
+                dst[l] = src[k][ids[l]];
+            for (uint32_t l = real; l < width; l++)
+                dst[l] = NAN;
+        }
     }
     out->count = m;
-    out->box = box;
+    out->box = st->sorted;
     out->id = st->sorted_id;
     return GJKB_OK;
 }
@@ -463,6 +467,8 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
     for (int p = 0; p < parts; p++) {
         const gjkb__pairbuf *q = &st->part[p];
+        if (q->count == 0)
+            continue;
         memcpy(st->pairs.a + st->pairs.count, q->a, sizeof(uint32_t) * q->count);
         memcpy(st->pairs.b + st->pairs.count, q->b, sizeof(uint32_t) * q->count);
         st->pairs.count += q->count;
@@ -504,7 +510,7 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
 
     double t0 = now();
     gjkb__sorted s;
-    e = sort_boxes(ctx, st, boxes, &s);
+    e = sort_boxes(ctx, st, boxes, (uint32_t)k->width, &s);
     if (e != GJKB_OK)
         return e;
     s.flags = opt ? opt->flags : NULL;

@@ -28,13 +28,13 @@ gjkb_result gjkb__invalid_result(void);
  * rest (checks, sort, sentinels, buffers, threads) is src/broadphase.c. */
 
 /* Boxes sorted by their min along the sweep axis (axis 0 here; 1 and 2 are
- * the other two), in 64-byte aligned blocks of GJKB_PACK_ALIGN (16) boxes:
- * block b holds, 16 floats each, min0, max0, min1, max1, min2, max2 of boxes
- * 16b to 16b + 15 (GJKB_SORTED_AT), so a bundle of any width is W
- * consecutive floats of each, at offsets known when compiling. count real
- * boxes are followed by sentinels to the end of a block, at least one:
- * every value NaN, so a bundle that reaches them stops the scan (a <=
- * against NaN is false even against a max of +inf) and never reports them. */
+ * the other two), in 64-byte aligned blocks of the kernel's width W: block
+ * b holds, W floats each, min0, max0, min1, max1, min2, max2 of boxes bW to
+ * bW + W - 1 (GJKB_SORTED_AT), so a bundle is one block, read with aligned
+ * loads at offsets known when compiling. count real boxes are followed by
+ * sentinels up to a multiple of GJKB_PACK_ALIGN, at least one: every value
+ * NaN, so a bundle that reaches them stops the scan (a <= against NaN is
+ * false even against a max of +inf) and never reports them. */
 typedef struct gjkb__sorted {
     uint32_t count;
     const float *box;
@@ -44,9 +44,9 @@ typedef struct gjkb__sorted {
 
 enum { GJKB_SORTED_MIN0, GJKB_SORTED_MAX0, GJKB_SORTED_MIN1, GJKB_SORTED_MAX1, GJKB_SORTED_MIN2,
        GJKB_SORTED_MAX2, GJKB_SORTED_FIELDS };
-/* Index of field f of sorted box j in gjkb__sorted.box. */
-#define GJKB_SORTED_AT(j, f) \
-    (((size_t)(j) >> 4) * (16 * GJKB_SORTED_FIELDS) + (size_t)(f) * 16 + ((size_t)(j) & 15))
+/* Index of field f of sorted box j in gjkb__sorted.box, for width w. */
+#define GJKB_SORTED_AT(j, f, w) \
+    ((size_t)(j) / (w) * ((w) * GJKB_SORTED_FIELDS) + (size_t)(f) * (w) + (size_t)(j) % (w))
 
 /* A growable list of pairs (a < b). */
 typedef struct gjkb__pairbuf {

@@ -736,9 +736,11 @@ static int cmd_run(int argc, char **argv)
         hit_total += fr.hits;
 
         if (o.verify) {
-            if (fr.pairs.count > ref_cap) {
+            if (!ref_rb.block || fr.pairs.count > ref_cap) {
                 free(ref_rb.block);
-                ref_cap = fr.pairs.count + fr.pairs.count / 2;
+                /* headroom: the pair count wanders from frame to frame */
+                uint64_t cap = (uint64_t)fr.pairs.count + fr.pairs.count / 2;
+                ref_cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
                 if (results_alloc(&ref_rb, ref_cap, o.mode)) {
                     progress_clear();
                     fprintf(stderr, "gjkbatch: out of memory\n");

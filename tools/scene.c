@@ -5,55 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCENE_PI 3.14159265358979323846
+#include "toolkit.h"
 
-/* ---- random numbers: splitmix64, identical on every platform ----------- */
-
-static uint64_t next_u64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* uniform in [0, 1) with 53 random bits */
-static double unit(uint64_t *state)
-{
-    return (double)(next_u64(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * unit(state);
-}
-
-/* uniform in [0, n) (the modulo bias is below 2^-58 for small n) */
-static uint32_t below(uint64_t *state, uint32_t n)
-{
-    return (uint32_t)(next_u64(state) % n);
-}
-
-/* A uniformly distributed direction (Archimedes: z uniform on [-1, 1]). */
-static void random_direction(uint64_t *state, double d[3])
-{
-    double z = uniform(state, -1.0, 1.0), t = uniform(state, 0.0, 2.0 * SCENE_PI);
-    double r = sqrt(1.0 - z * z);
-    d[0] = r * cos(t);
-    d[1] = r * sin(t);
-    d[2] = z;
-}
-
-/* A uniformly distributed rotation (Shoemake's subgroup algorithm). */
-static void random_rotation(uint64_t *state, float q[4])
-{
-    double u1 = unit(state), u2 = unit(state), u3 = unit(state);
-    double a = sqrt(1.0 - u1), b = sqrt(u1);
-    q[0] = (float)(b * cos(2.0 * SCENE_PI * u3));
-    q[1] = (float)(a * sin(2.0 * SCENE_PI * u2));
-    q[2] = (float)(a * cos(2.0 * SCENE_PI * u2));
-    q[3] = (float)(b * sin(2.0 * SCENE_PI * u3));
-}
 
 /* ---- building ---------------------------------------------------------- */
 
@@ -81,26 +34,18 @@ void scene_free(scene *s)
     memset(s, 0, sizeof *s);
 }
 
-static void *alloc(size_t n, size_t sz, int *failed)
-{
-    void *p = malloc(n * sz);
-    if (!p)
-        *failed = 1;
-    return p;
-}
-
 /* Hulls are point clouds on ellipsoids (semi-axes 0.25..1), with about one
  * point in eight pulled inside so that not every point is a vertex. */
 static void make_hulls(scene *s, uint64_t *state, double *hull_radius)
 {
     uint32_t first = 0;
     for (uint32_t h = 0; h < SCENE_HULLS; h++) {
-        uint32_t n = SCENE_HULL_MIN + below(state, SCENE_HULL_MAX - SCENE_HULL_MIN + 1);
-        double e[3] = { uniform(state, 0.25, 1.0), uniform(state, 0.25, 1.0), uniform(state, 0.25, 1.0) };
+        uint32_t n = SCENE_HULL_MIN + rng_below(state, SCENE_HULL_MAX - SCENE_HULL_MIN + 1);
+        double e[3] = { rng_uniform(state, 0.25, 1.0), rng_uniform(state, 0.25, 1.0), rng_uniform(state, 0.25, 1.0) };
         double rmax = 0.0;
         for (uint32_t i = 0; i < n; i++) {
-            double d[3], in = below(state, 8) == 0 ? uniform(state, 0.3, 0.9) : 1.0, rr = 0.0;
-            random_direction(state, d);
+            double d[3], in = rng_below(state, 8) == 0 ? rng_uniform(state, 0.3, 0.9) : 1.0, rr = 0.0;
+            rng_direction(state, d);
             for (int k = 0; k < 3; k++) {
                 float c = (float)(d[k] * e[k] * in);
                 s->hull_xyz[3 * (first + i) + (uint32_t)k] = c;
@@ -121,21 +66,21 @@ static void make_hulls(scene *s, uint64_t *state, double *hull_radius)
  * radius, margin included. */
 static double make_body(scene *s, uint64_t *state, uint32_t i, const double *hull_radius)
 {
-    gjkb_kind kind = (gjkb_kind)below(state, GJKB_KIND_COUNT);
-    double x = uniform(state, 0.25, 1.0), y = uniform(state, 0.25, 1.0), z = uniform(state, 0.25, 1.0);
+    gjkb_kind kind = (gjkb_kind)rng_below(state, GJKB_KIND_COUNT);
+    double x = rng_uniform(state, 0.25, 1.0), y = rng_uniform(state, 0.25, 1.0), z = rng_uniform(state, 0.25, 1.0);
     double r;
-    float q[4];
+    double q[4];
     s->kind[i] = (uint8_t)kind;
     s->sx[i] = (float)x;
     s->sy[i] = kind == GJKB_BOX ? (float)y : 0.0f;
     s->sz[i] = kind == GJKB_SPHERE || kind == GJKB_HULL ? 0.0f : (float)z;
-    s->hull[i] = kind == GJKB_HULL ? below(state, SCENE_HULLS) : 0;
-    s->margin[i] = below(state, 4) == 0 ? (float)uniform(state, 0.02, 0.25) : 0.0f;
-    random_rotation(state, q);
-    s->qw[i] = q[0];
-    s->qx[i] = q[1];
-    s->qy[i] = q[2];
-    s->qz[i] = q[3];
+    s->hull[i] = kind == GJKB_HULL ? rng_below(state, SCENE_HULLS) : 0;
+    s->margin[i] = rng_below(state, 4) == 0 ? (float)rng_uniform(state, 0.02, 0.25) : 0.0f;
+    rng_rotation(state, q);
+    s->qw[i] = (float)q[0];
+    s->qx[i] = (float)q[1];
+    s->qy[i] = (float)q[2];
+    s->qz[i] = (float)q[3];
     /* from the stored floats, so the scale matches what the library sees */
     double fx = s->sx[i], fy = s->sy[i], fz = s->sz[i];
     switch (kind) {
@@ -157,23 +102,23 @@ int scene_generate(scene *s, uint32_t pair_count, uint64_t seed)
     uint32_t nb = 2 * pair_count;
     size_t nbody = nb ? nb : 1, npair = pair_count ? pair_count : 1;
     int failed = 0;
-    s->kind = alloc(nbody, sizeof *s->kind, &failed);
-    s->px = alloc(nbody, sizeof *s->px, &failed);
-    s->py = alloc(nbody, sizeof *s->py, &failed);
-    s->pz = alloc(nbody, sizeof *s->pz, &failed);
-    s->qw = alloc(nbody, sizeof *s->qw, &failed);
-    s->qx = alloc(nbody, sizeof *s->qx, &failed);
-    s->qy = alloc(nbody, sizeof *s->qy, &failed);
-    s->qz = alloc(nbody, sizeof *s->qz, &failed);
-    s->sx = alloc(nbody, sizeof *s->sx, &failed);
-    s->sy = alloc(nbody, sizeof *s->sy, &failed);
-    s->sz = alloc(nbody, sizeof *s->sz, &failed);
-    s->margin = alloc(nbody, sizeof *s->margin, &failed);
-    s->hull = alloc(nbody, sizeof *s->hull, &failed);
-    s->radius = alloc(nbody, sizeof *s->radius, &failed);
-    s->pa = alloc(npair, sizeof *s->pa, &failed);
-    s->pb = alloc(npair, sizeof *s->pb, &failed);
-    s->hull_xyz = alloc((size_t)SCENE_HULLS * SCENE_HULL_MAX * 3, sizeof *s->hull_xyz, &failed);
+    s->kind = checked_alloc(nbody, sizeof *s->kind, &failed);
+    s->px = checked_alloc(nbody, sizeof *s->px, &failed);
+    s->py = checked_alloc(nbody, sizeof *s->py, &failed);
+    s->pz = checked_alloc(nbody, sizeof *s->pz, &failed);
+    s->qw = checked_alloc(nbody, sizeof *s->qw, &failed);
+    s->qx = checked_alloc(nbody, sizeof *s->qx, &failed);
+    s->qy = checked_alloc(nbody, sizeof *s->qy, &failed);
+    s->qz = checked_alloc(nbody, sizeof *s->qz, &failed);
+    s->sx = checked_alloc(nbody, sizeof *s->sx, &failed);
+    s->sy = checked_alloc(nbody, sizeof *s->sy, &failed);
+    s->sz = checked_alloc(nbody, sizeof *s->sz, &failed);
+    s->margin = checked_alloc(nbody, sizeof *s->margin, &failed);
+    s->hull = checked_alloc(nbody, sizeof *s->hull, &failed);
+    s->radius = checked_alloc(nbody, sizeof *s->radius, &failed);
+    s->pa = checked_alloc(npair, sizeof *s->pa, &failed);
+    s->pb = checked_alloc(npair, sizeof *s->pb, &failed);
+    s->hull_xyz = checked_alloc((size_t)SCENE_HULLS * SCENE_HULL_MAX * 3, sizeof *s->hull_xyz, &failed);
     if (failed) {
         scene_free(s);
         return -1;
@@ -181,7 +126,7 @@ int scene_generate(scene *s, uint32_t pair_count, uint64_t seed)
 
     /* Mixing the seed first keeps nearby seeds' streams unrelated. */
     uint64_t state = seed;
-    state = next_u64(&state);
+    state = rng_next(&state);
     double hull_radius[SCENE_HULLS];
     make_hulls(s, &state, hull_radius);
 
@@ -195,11 +140,11 @@ int scene_generate(scene *s, uint32_t pair_count, uint64_t seed)
          * t (RA + RB) away. With t in [0.3, 1.2] about half the pairs
          * overlap (measured: 49.9% and 50.4% of 20000 pairs for seeds 1
          * and 3); t > 1 keeps some clearly separated pairs in the mix. */
-        double d[3], t = uniform(&state, 0.3, 1.2);
-        s->px[a] = uniform(&state, -50.0, 50.0);
-        s->py[a] = uniform(&state, -50.0, 50.0);
-        s->pz[a] = uniform(&state, -50.0, 50.0);
-        random_direction(&state, d);
+        double d[3], t = rng_uniform(&state, 0.3, 1.2);
+        s->px[a] = rng_uniform(&state, -50.0, 50.0);
+        s->py[a] = rng_uniform(&state, -50.0, 50.0);
+        s->pz[a] = rng_uniform(&state, -50.0, 50.0);
+        rng_direction(&state, d);
         s->px[b] = s->px[a] + d[0] * t * (ra + rb);
         s->py[b] = s->py[a] + d[1] * t * (ra + rb);
         s->pz[b] = s->pz[a] + d[2] * t * (ra + rb);

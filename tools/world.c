@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WORLD_PI 3.14159265358979323846
+#include "toolkit.h"
+
 
 /* Centres fill z in [-WORLD_HALF_Z, WORLD_HALF_Z] (about two bodies deep)
  * and an x-y square holding WORLD_PER_AREA bodies per unit of area. The
@@ -18,54 +19,7 @@
 /* Speeds in units per second, spin rates in radians per second. */
 #define WORLD_SPEED_MIN 0.5
 #define WORLD_SPEED_MAX 3.0
-#define WORLD_SPIN_MAX (2.0 * WORLD_PI)
-
-/* ---- random numbers: splitmix64, identical on every platform ----------- */
-
-static uint64_t next_u64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* uniform in [0, 1) with 53 random bits */
-static double unit(uint64_t *state)
-{
-    return (double)(next_u64(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * unit(state);
-}
-
-static uint32_t below(uint64_t *state, uint32_t n)
-{
-    return (uint32_t)(next_u64(state) % n);
-}
-
-/* A uniformly distributed direction (z uniform on [-1, 1]). */
-static void random_direction(uint64_t *state, double d[3])
-{
-    double z = uniform(state, -1.0, 1.0), t = uniform(state, 0.0, 2.0 * WORLD_PI);
-    double r = sqrt(1.0 - z * z);
-    d[0] = r * cos(t);
-    d[1] = r * sin(t);
-    d[2] = z;
-}
-
-/* A uniformly distributed rotation (Shoemake's subgroup algorithm). */
-static void random_rotation(uint64_t *state, double q[4])
-{
-    double u1 = unit(state), u2 = unit(state), u3 = unit(state);
-    double a = sqrt(1.0 - u1), b = sqrt(u1);
-    q[0] = b * cos(2.0 * WORLD_PI * u3);
-    q[1] = a * sin(2.0 * WORLD_PI * u2);
-    q[2] = a * cos(2.0 * WORLD_PI * u2);
-    q[3] = b * sin(2.0 * WORLD_PI * u3);
-}
+#define WORLD_SPIN_MAX (2.0 * TOOLKIT_PI)
 
 /* ---- quaternions ---------------------------------------------------------- */
 
@@ -106,14 +60,6 @@ void world_free(world *w)
     memset(w, 0, sizeof *w);
 }
 
-static void *alloc(size_t n, size_t sz, int *failed)
-{
-    void *p = malloc(n * sz);
-    if (!p)
-        *failed = 1;
-    return p;
-}
-
 /* Copies the double rotation of body i to the library's floats. */
 static void store_rotation(world *w, uint32_t i)
 {
@@ -126,14 +72,14 @@ static void store_rotation(world *w, uint32_t i)
 /* Shape, pose and motion of body i. */
 static void make_body(world *w, uint64_t *state, uint32_t i)
 {
-    gjkb_kind kind = (gjkb_kind)below(state, GJKB_KIND_COUNT);
-    double x = uniform(state, 0.25, 1.0), y = uniform(state, 0.25, 1.0), z = uniform(state, 0.25, 1.0);
+    gjkb_kind kind = (gjkb_kind)rng_below(state, GJKB_KIND_COUNT);
+    double x = rng_uniform(state, 0.25, 1.0), y = rng_uniform(state, 0.25, 1.0), z = rng_uniform(state, 0.25, 1.0);
     w->kind[i] = (uint8_t)kind;
     w->sx[i] = (float)x;
     w->sy[i] = kind == GJKB_BOX ? (float)y : 0.0f;
     w->sz[i] = kind == GJKB_SPHERE || kind == GJKB_HULL ? 0.0f : (float)z;
-    w->hull[i] = kind == GJKB_HULL ? below(state, SCENE_HULLS) : 0;
-    w->margin[i] = below(state, 4) == 0 ? (float)uniform(state, 0.02, 0.25) : 0.0f;
+    w->hull[i] = kind == GJKB_HULL ? rng_below(state, SCENE_HULLS) : 0;
+    w->margin[i] = rng_below(state, 4) == 0 ? (float)rng_uniform(state, 0.02, 0.25) : 0.0f;
 
     /* from the stored floats, so the scale matches what the library sees */
     double fx = w->sx[i], fy = w->sy[i], fz = w->sz[i], r;
@@ -150,21 +96,21 @@ static void make_body(world *w, uint64_t *state, uint32_t i)
         w->max_radius = w->radius[i];
 
     double q[4];
-    random_rotation(state, q);
+    rng_rotation(state, q);
     for (int k = 0; k < 4; k++)
         w->rot[k][i] = q[k];
     store_rotation(w, i);
-    w->px[i] = uniform(state, -w->half[0], w->half[0]);
-    w->py[i] = uniform(state, -w->half[1], w->half[1]);
-    w->pz[i] = uniform(state, -w->half[2], w->half[2]);
+    w->px[i] = rng_uniform(state, -w->half[0], w->half[0]);
+    w->py[i] = rng_uniform(state, -w->half[1], w->half[1]);
+    w->pz[i] = rng_uniform(state, -w->half[2], w->half[2]);
 
     /* Every body draws its motion, static or not, so the static choice
      * does not shift the random stream of the bodies after it. */
-    int is_static = below(state, WORLD_STATIC_ONE_IN) == 0;
-    double d[3], axis[3], speed = uniform(state, WORLD_SPEED_MIN, WORLD_SPEED_MAX);
-    double rate = uniform(state, 0.0, WORLD_SPIN_MAX);
-    random_direction(state, d);
-    random_direction(state, axis);
+    int is_static = rng_below(state, WORLD_STATIC_ONE_IN) == 0;
+    double d[3], axis[3], speed = rng_uniform(state, WORLD_SPEED_MIN, WORLD_SPEED_MAX);
+    double rate = rng_uniform(state, 0.0, WORLD_SPIN_MAX);
+    rng_direction(state, d);
+    rng_direction(state, axis);
     if (is_static)
         speed = rate = 0.0;
     w->flags[i] = is_static ? GJKB_BODY_STATIC : 0;
@@ -192,12 +138,12 @@ int world_create(world *w, uint32_t count, uint64_t seed)
                            &w->rot[2], &w->rot[3], &w->spin[0], &w->spin[1], &w->spin[2], &w->spin[3] };
     float **floats[] = { &w->qw, &w->qx, &w->qy, &w->qz, &w->sx, &w->sy, &w->sz, &w->margin };
     for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
-        *bytes[k] = alloc(count, 1, &failed);
+        *bytes[k] = checked_alloc(count, 1, &failed);
     for (size_t k = 0; k < sizeof doubles / sizeof doubles[0]; k++)
-        *doubles[k] = alloc(count, sizeof(double), &failed);
+        *doubles[k] = checked_alloc(count, sizeof(double), &failed);
     for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
-        *floats[k] = alloc(count, sizeof(float), &failed);
-    w->hull = alloc(count, sizeof *w->hull, &failed);
+        *floats[k] = checked_alloc(count, sizeof(float), &failed);
+    w->hull = checked_alloc(count, sizeof *w->hull, &failed);
     if (failed) {
         world_free(w);
         return -1;
@@ -218,7 +164,7 @@ int world_create(world *w, uint32_t count, uint64_t seed)
     w->half[2] = WORLD_HALF_Z;
     /* Another stream than the hull library's, unrelated for nearby seeds. */
     uint64_t state = seed ^ 0x5157A7E5C0FFEE11ull;
-    state = next_u64(&state);
+    state = rng_next(&state);
     for (uint32_t i = 0; i < count; i++)
         make_body(w, &state, i);
     w->count = count;

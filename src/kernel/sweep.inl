@@ -6,14 +6,16 @@
  * exported symbol.
  *
  * The boxes come sorted by their min along the sweep axis (gjkb__sorted).
- * Box i is tested against W later boxes per step, with aligned loads at
- * fixed offsets in the sorted blocks, from the bundle holding i + 1 onwards (lanes up to i are masked off in that
- * first bundle). A later box overlaps on the sweep axis exactly when its
- * min is <= i's max (its min is already >= i's), and as the mins only grow,
- * the first lane that fails ends i's scan; the NaN sentinels after the last
- * box fail always, so the scan needs no bounds check. The other two axes
- * take the closed-interval test a.min <= b.max && b.min <= a.max; empty
- * boxes were left out of the sorted set, so they never get here.
+ * Box i is tested against W later boxes per step, one block of the sorted
+ * boxes (aligned loads at offsets known when compiling), from the block
+ * holding i + 1 onwards (lanes up to i are masked off in that first one).
+ * A later box overlaps on the sweep axis exactly when its min is <= i's max
+ * (its min is already >= i's), and as the mins only grow, the first lane
+ * that fails ends i's scan; the NaN sentinels after the last box fail
+ * always, so the scan needs no bounds check. While a whole bundle passes,
+ * that test needs no lane work: a scalar compare of its mask. The other two
+ * axes take the closed-interval test a.min <= b.max && b.min <= a.max;
+ * empty boxes were left out of the sorted set, so they never get here.
  *
  * Pairs come out in order of i, then of the later box, whatever the width.
  * Ids are looked up only for hits, and the buffer's room is checked once
@@ -21,56 +23,80 @@
 
 #include "dispatch.h"
 
+/* Where the pairs go: the caller's buffer, its room kept in a local. */
+typedef struct sw_out {
+    gjkb__pairbuf *buf;
+    uint32_t *a, *b;
+    uint32_t count, room;
+    const uint32_t *id;
+    const uint8_t *flags;
+} sw_out;
+
+/* The hits of box i among boxes j + lane: ids looked up, static pairs
+ * dropped, a < b. Room for a whole bundle is made first, once. */
+static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
+{
+    if (o->room < GJKB_W) {
+        o->buf->count = o->count;
+        if (!gjkb__pairbuf_reserve(o->buf, GJKB_W))
+            return false;
+        o->a = o->buf->a;
+        o->b = o->buf->b;
+        o->room = o->buf->cap - o->count;
+    }
+    uint32_t ia = o->id[i];
+    do {
+        uint32_t ib = o->id[j + (uint32_t)__builtin_ctz(hits)];
+        hits &= hits - 1u;
+        if (o->flags && (o->flags[ia] & o->flags[ib] & GJKB_BODY_STATIC))
+            continue;
+        o->a[o->count] = ia < ib ? ia : ib;
+        o->b[o->count] = ia < ib ? ib : ia;
+        o->count++;
+        o->room--;
+    } while (hits);
+    return true;
+}
+
+/* The bundle at c: lanes that overlap box i on the other two axes, and in
+ * *go those whose min is within i's extent on the sweep axis. */
+static inline unsigned sw_bundle(const float *c, fw hi0, fw lo1, fw hi1, fw lo2, fw hi2, unsigned *go)
+{
+    *go = mw_bits(fw_le(fw_load(c + GJKB_W * GJKB_SORTED_MIN0), hi0));
+    mw y = mw_and(fw_le(fw_load(c + GJKB_W * GJKB_SORTED_MIN1), hi1), fw_le(lo1, fw_load(c + GJKB_W * GJKB_SORTED_MAX1)));
+    mw z = mw_and(fw_le(fw_load(c + GJKB_W * GJKB_SORTED_MIN2), hi2), fw_le(lo2, fw_load(c + GJKB_W * GJKB_SORTED_MAX2)));
+    return mw_bits(mw_and(y, z));
+}
+
 bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);
 bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out)
 {
-    /* Locals, so that the pair stores cannot make the compiler reload them. */
     const float *const box = s->box;
-    const uint32_t *const id = s->id;
-    const uint8_t *const flags = s->flags;
     const unsigned full = (1u << GJKB_W) - 1u;
-    uint32_t *pa = out->a, *pb = out->b;
-    uint32_t count = out->count, room = out->cap - out->count;
+    sw_out o = { out, out->a, out->b, out->count, out->cap - out->count, s->id, s->flags };
     for (uint32_t i = first; i < end; i++) {
-        const fw hi0 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX0)]);
-        const fw lo1 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN1)]);
-        const fw hi1 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX1)]);
-        const fw lo2 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN2)]);
-        const fw hi2 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX2)]);
+        const fw hi0 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX0, GJKB_W)]);
+        const fw lo1 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN1, GJKB_W)]);
+        const fw hi1 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX1, GJKB_W)]);
+        const fw lo2 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN2, GJKB_W)]);
+        const fw hi2 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX2, GJKB_W)]);
+        /* The first bundle holds i + 1 and maybe boxes up to i, masked off. */
         uint32_t j = (i + 1) & ~(uint32_t)(GJKB_W - 1);
-        unsigned keep = full & ~((1u << (i + 1 - j)) - 1u);
-        for (;; j += GJKB_W) {
-            const float *c = box + GJKB_SORTED_AT(j, 0);
-            mw go = fw_le(fw_load(c + 16 * GJKB_SORTED_MIN0), hi0);
-            mw y = mw_and(fw_le(fw_load(c + 16 * GJKB_SORTED_MIN1), hi1), fw_le(lo1, fw_load(c + 16 * GJKB_SORTED_MAX1)));
-            mw z = mw_and(fw_le(fw_load(c + 16 * GJKB_SORTED_MIN2), hi2), fw_le(lo2, fw_load(c + 16 * GJKB_SORTED_MAX2)));
-            unsigned hits = mw_bits(mw_and(go, mw_and(y, z))) & keep;
-            keep = full;
-            if (hits) {
-                if (room < GJKB_W) {
-                    out->count = count;
-                    if (!gjkb__pairbuf_reserve(out, GJKB_W))
-                        return false;
-                    pa = out->a;
-                    pb = out->b;
-                    room = out->cap - count;
-                }
-                uint32_t ia = id[i];
-                do {
-                    uint32_t ib = id[j + (uint32_t)__builtin_ctz(hits)];
-                    hits &= hits - 1u;
-                    if (flags && (flags[ia] & flags[ib] & GJKB_BODY_STATIC))
-                        continue;
-                    pa[count] = ia < ib ? ia : ib;
-                    pb[count] = ia < ib ? ib : ia;
-                    count++;
-                    room--;
-                } while (hits);
-            }
-            if (mw_bits(go) != full)
-                break;
+        const float *c = box + (size_t)j * GJKB_SORTED_FIELDS;
+        unsigned go, hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, &go) & (full << (i + 1 - j)) & full;
+        /* The lanes past the scan's end (go false) are never hits; while a
+         * whole bundle goes on, its y and z overlaps are the hits. */
+        while (go == full) {
+            if (hits && !sw_emit(&o, i, j, hits))
+                return false;
+            j += GJKB_W;
+            c += GJKB_W * GJKB_SORTED_FIELDS;
+            hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, &go);
         }
+        hits &= go;
+        if (hits && !sw_emit(&o, i, j, hits))
+            return false;
     }
-    out->count = count;
+    out->count = o.count;
     return true;
 }
