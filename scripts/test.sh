@@ -7,7 +7,7 @@
 # and between 1 and 2, an install used by a user's project (CMake package,
 # pkg-config).
 # GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
-# the native build; the sanitizer run uses 200,000 and the qemu run 20,000 to
+# the native build; the sanitizer run uses 100,000 and the qemu run 10,000 to
 # stay fast, and the qemu run checks 20,000 oracle pairs per kind pair instead
 # of 100,000: GJKB_ORACLE_PAIRS).
 # SKIP_CROSS=1 or SKIP_SANITIZE=1 leave a stage out.
@@ -38,7 +38,7 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ASan + UBSan build"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGJKB_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$n" >/dev/null
-  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-200000} ctest --test-dir build-asan --output-on-failure -j"$n"
+  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-100000} ctest --test-dir build-asan --output-on-failure -j"$n"
 fi
 
 if [ "${SKIP_CROSS:-0}" != 1 ]; then
@@ -48,7 +48,7 @@ if [ "${SKIP_CROSS:-0}" != 1 ]; then
   cmake -S . -B build-aarch64 -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON -DGJKB_OPENMP=OFF \
     -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake >/dev/null
   cmake --build build-aarch64 -j"$n" >/dev/null
-  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-20000} GJKB_ORACLE_PAIRS=${GJKB_ORACLE_PAIRS:-20000} \
+  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-10000} GJKB_ORACLE_PAIRS=${GJKB_ORACLE_PAIRS:-20000} \
     ctest --test-dir build-aarch64 --output-on-failure -j"$n"
 fi
 echo "== all test suites passed"
