@@ -258,7 +258,9 @@ GJKB_API gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gj
 /* Per-body flags for the broadphase. */
 #define GJKB_BODY_STATIC 1u   /* pairs of two static bodies are never reported */
 
-/* Optional per-pair filter: return 0 to drop the pair (a < b). */
+/* Optional per-pair filter: return 0 to drop the pair (a < b). It is called
+ * on the calling thread, in output order, once for each pair the flags
+ * keep. */
 typedef int (*gjkb_pair_filter)(void *user, uint32_t a, uint32_t b);
 
 typedef struct gjkb_broadphase_options {
@@ -270,14 +272,18 @@ typedef struct gjkb_broadphase_options {
 /* Candidate pairs: every pair of distinct bodies a < b whose closed boxes
  * overlap on all three axes (touching boxes count), minus those the options
  * drop. The arrays are owned by the context and stay valid until the next
- * gjkb_find_pairs or gjkb_step on it. The order is deterministic: the same
- * for every backend and thread count. opt may be NULL. */
+ * gjkb_find_pairs or gjkb_step on it. The order is the sweep's (not sorted
+ * by a, b) and deterministic: the same for every backend and thread count.
+ * opt may be NULL. */
 GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
                                     const gjkb_broadphase_options *opt, gjkb_pairs *out);
 
 /* One frame: bounds, sweep-and-prune, then the query on every candidate
  * pair. Everything in *out is owned by the context and valid until the next
- * call that produces pairs. */
+ * call that produces pairs. In hit mode only status, distance and
+ * iterations are filled (the point arrays are NULL). The query may not
+ * carry warm-start arrays (the pairs are not known before the call):
+ * GJKB_ERR_ARGUMENT. */
 typedef struct gjkb_frame {
     gjkb_pairs pairs;         /* candidate pairs */
     gjkb_results results;     /* one entry per candidate pair (distance mode
@@ -290,9 +296,11 @@ GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, cons
                               const gjkb_query *query, gjkb_frame *out);
 
 /* Threads the context uses for gjkb_step, gjkb_find_pairs and
- * gjkb_query_batch (OpenMP). 0 or 1: the calling thread only. Results are
- * bit-identical for every thread count. GJKB_ERR_UNSUPPORTED above 1 when
- * built without OpenMP. */
+ * gjkb_query_batch on the wide backends (OpenMP; the reference backend's
+ * loop stays on one thread). 0 or 1: the calling thread only; at most 1024.
+ * Results are bit-identical for every thread count. GJKB_ERR_UNSUPPORTED
+ * above 1 when built without OpenMP. gjkb_get_threads returns at least 1
+ * (0 for NULL). */
 GJKB_API gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads);
 GJKB_API int gjkb_get_threads(const gjkb_context *ctx);
 

@@ -163,7 +163,8 @@ static saved_pairs save_pairs(const gjkb_pairs *p)
 
 static bool same_order(const saved_pairs *s, const gjkb_pairs *p)
 {
-    return s->n == p->count && (p->count == 0 || (!memcmp(s->a, p->a, p->count * 4) && !memcmp(s->b, p->b, p->count * 4)));
+    return s->n == p->count &&
+           (p->count == 0 || (!memcmp(s->a, p->a, p->count * 4) && !memcmp(s->b, p->b, p->count * 4)));
 }
 
 static void saved_free(saved_pairs *s)

@@ -7,16 +7,18 @@
  *
  * Bodies are taken W at a time in order, straight from the caller's SoA
  * arrays (unaligned loads; a short tail goes through a padded copy), so
- * nothing is gathered but a hull's table entry. Per lane, in float: validity (the
- * rule of gjkb__shape_valid), the rotation R (as the GJK kernel builds it),
- * and the core's extent about the body's position along each world axis i:
+ * nothing is gathered but a hull's table entry. Per lane, in float:
+ * validity (the rule of gjkb__shape_valid), the rotation R (as the GJK
+ * kernel builds it), and the core's extent about the body's position along
+ * each world axis i:
  *   box       +-sum_j |R_ij| h_j
  *   sphere    0 (its radius is margin)
  *   capsule   +-|R_i2| h (a segment; its radius is margin)
  *   cylinder  +-(|R_i2| h + r sqrt(R_i0^2 + R_i1^2)): segment plus a disk
  *   cone      apex at h R_i2, base disk around -h R_i2: the min and max of
  *             h R_i2 and -h R_i2 -+ r sqrt(R_i0^2 + R_i1^2)
- *   hull      exact: the min and max of (R p)_i over the hull's points
+ *   hull      exact: the min and max of (R p)_i over the hull's points,
+ *             one hull at a time, W points per step
  * A disk of radius r with unit axis a reaches r sqrt(1 - a_i^2) along axis
  * i; sqrt(R_i0^2 + R_i1^2) is that for an exact rotation and, unlike
  * 1 - a_i^2, keeps its relative accuracy when a is nearly along axis i.

@@ -62,9 +62,12 @@ static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
  * *go those whose min is within i's extent on the sweep axis. */
 static inline unsigned sw_bundle(const float *c, fw hi0, fw lo1, fw hi1, fw lo2, fw hi2, unsigned *go)
 {
-    *go = mw_bits(fw_le(fw_load(c + GJKB_W * GJKB_SORTED_MIN0), hi0));
-    mw y = mw_and(fw_le(fw_load(c + GJKB_W * GJKB_SORTED_MIN1), hi1), fw_le(lo1, fw_load(c + GJKB_W * GJKB_SORTED_MAX1)));
-    mw z = mw_and(fw_le(fw_load(c + GJKB_W * GJKB_SORTED_MIN2), hi2), fw_le(lo2, fw_load(c + GJKB_W * GJKB_SORTED_MAX2)));
+    const float *min0 = c + GJKB_W * GJKB_SORTED_MIN0;
+    const float *min1 = c + GJKB_W * GJKB_SORTED_MIN1, *max1 = c + GJKB_W * GJKB_SORTED_MAX1;
+    const float *min2 = c + GJKB_W * GJKB_SORTED_MIN2, *max2 = c + GJKB_W * GJKB_SORTED_MAX2;
+    *go = mw_bits(fw_le(fw_load(min0), hi0));
+    mw y = mw_and(fw_le(fw_load(min1), hi1), fw_le(lo1, fw_load(max1)));
+    mw z = mw_and(fw_le(fw_load(min2), hi2), fw_le(lo2, fw_load(max2)));
     return mw_bits(mw_and(y, z));
 }
 
