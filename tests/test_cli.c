@@ -13,17 +13,13 @@
 
 #include "../tools/pairfile.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
+#include "cli_harness.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -50,15 +46,6 @@ static char *slurp(FILE *f)
     return s;
 }
 
-static char *slurp_path(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *s = slurp(f);
-    fclose(f);
-    return s;
-}
 
 static pairfile_status parse(const char *text, pairfile *pf, pairfile_error *err)
 {
@@ -159,14 +146,6 @@ static double field(const csv *c, int row, int k)
 enum { C_PAIR, C_STATUS, C_DIST, C_AX, C_AY, C_AZ, C_BX, C_BY, C_BZ, C_NX, C_NY, C_NZ, C_ITER };
 
 /* Backends this build and CPU run (reference first). */
-static int backends(gjkb_backend out[GJKB_BACKEND_COUNT])
-{
-    int n = 0;
-    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT; b++)
-        if (gjkb_backend_available((gjkb_backend)b))
-            out[n++] = (gjkb_backend)b;
-    return n;
-}
 
 /* ---- round trip: every kind against hand-computed answers --------------- */
 
@@ -299,7 +278,7 @@ static void test_round_trip_distance(void **state)
 {
     (void)state;
     gjkb_backend b[GJKB_BACKEND_COUNT];
-    int n = backends(b);
+    int n = available_backends(b);
     assert_true(n >= 1);
     for (int i = 0; i < n; i++)
         check_round_trip(b[i]);
@@ -313,7 +292,7 @@ static void test_hit_mode_prints_nan(void **state)
     expect e[NR];
     expected_rows(e);
     gjkb_backend b[GJKB_BACKEND_COUNT];
-    int n = backends(b);
+    int n = available_backends(b);
     for (int j = 0; j < n; j++) {
         csv c;
         csv_split(&c, answer(round_trip_file, b[j], GJKB_HIT));
@@ -359,7 +338,7 @@ static void test_invalid_pairs_isolated(void **state)
     static const int good_rows[4] = { 1, 3, 5, 8 };
     static const int bad_rows[7] = { 0, 2, 4, 6, 7, 9, 10 };
     gjkb_backend b[GJKB_BACKEND_COUNT];
-    int n = backends(b);
+    int n = available_backends(b);
     for (int j = 0; j < n; j++) {
         csv g, m;
         csv_split(&g, answer(good_pairs, b[j], GJKB_DISTANCE));
@@ -647,69 +626,10 @@ static void test_write_csv_format(void **state)
 
 /* ---- the binary, end to end -------------------------------------------------- */
 
-static const char *cli;          /* GJKBATCH_CLI */
-static const char *emulator;     /* GJKBATCH_EMULATOR: command that runs a cross-built binary */
 static const char *data_dir;     /* GJKBATCH_TEST_DATA */
-static char tmp_dir[64];
 
-/* Runs the tool with args (NULL-terminated); stdin from in_path (or
- * /dev/null), stdout and stderr into files of tmp_dir. Returns the exit
- * status. posix_spawn rather than fork: fork hangs under qemu-user, where
- * the cross-built tests run. */
-static int run_tool(const char *in_path, const char *const *args)
-{
-    char out_path[128], err_path[128], emu[256];
-    snprintf(out_path, sizeof out_path, "%s/stdout", tmp_dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", tmp_dir);
-    char *argv[32];
-    int n = 0;
-    /* the emulator command comes as space-separated words */
-    snprintf(emu, sizeof emu, "%s", emulator ? emulator : "");
-    for (char *w = strtok(emu, " "); w; w = strtok(NULL, " ")) {
-        assert_true(n < 8);
-        argv[n++] = w;
-    }
-    argv[n++] = (char *)cli;
-    for (int i = 0; args[i]; i++) {
-        assert_true(n < 31);
-        argv[n++] = (char *)args[i];
-    }
-    argv[n] = NULL;
 
-    posix_spawn_file_actions_t fa;
-    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 0, in_path ? in_path : "/dev/null", O_RDONLY, 0), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
-    fflush(NULL);
-    pid_t pid;
-    int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e != 0)
-        fail_msg("cannot start %s: %s", argv[0], strerror(e));
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
 
-static char *tool_stdout(void)
-{
-    char p[128];
-    snprintf(p, sizeof p, "%s/stdout", tmp_dir);
-    char *s = slurp_path(p);
-    assert_non_null(s);
-    return s;
-}
-
-static char *tool_stderr(void)
-{
-    char p[128];
-    snprintf(p, sizeof p, "%s/stderr", tmp_dir);
-    char *s = slurp_path(p);
-    assert_non_null(s);
-    return s;
-}
 
 static void write_file(const char *path, const char *text)
 {
@@ -722,11 +642,8 @@ static void write_file(const char *path, const char *text)
 static int cli_setup(void **state)
 {
     (void)state;
-    cli = getenv("GJKBATCH_CLI");
-    emulator = getenv("GJKBATCH_EMULATOR");
     data_dir = getenv("GJKBATCH_TEST_DATA");
-    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/gjkb_cli_XXXXXX");
-    return mkdtemp(tmp_dir) ? 0 : -1;
+    return harness_setup();
 }
 
 static int cli_teardown(void **state)
@@ -766,7 +683,7 @@ static void test_cli_query(void **state)
     assert_non_null(got);
     assert_string_equal(got, want);
     free(got);
-    got = tool_stderr();
+    got = tool_output("stderr");
     assert_string_equal(got, "");
     free(got);
 
@@ -774,7 +691,7 @@ static void test_cli_query(void **state)
     assert_int_equal(run_tool(in, (const char *const[]){ "query", "-", "-", "--backend=reference",
                                                          "--mode=distance", "--max-iterations", "0", NULL }),
                      0);
-    got = tool_stdout();
+    got = tool_output("stdout");
     assert_string_equal(got, want);
     free(got);
     free(want);
@@ -782,7 +699,7 @@ static void test_cli_query(void **state)
     /* hit mode on the default backend */
     want = answer(round_trip_file, GJKB_BACKEND_AUTO, GJKB_HIT);
     assert_int_equal(run_tool(in, (const char *const[]){ "query", "--mode", "hit", "-", "-", NULL }), 0);
-    got = tool_stdout();
+    got = tool_output("stdout");
     assert_string_equal(got, want);
     free(got);
     free(want);
@@ -793,7 +710,7 @@ static void test_cli_query(void **state)
         snprintf(sample, sizeof sample, "%s/sample.pairs", data_dir);
         assert_int_equal(run_tool(NULL, (const char *const[]){ "query", sample, "-", NULL }), 0);
         csv c;
-        csv_split(&c, tool_stdout());
+        csv_split(&c, tool_output("stdout"));
         assert_true(c.rows > 0);
         for (int i = 0; i < c.rows; i++)
             assert_string_not_equal(c.f[i][C_STATUS], "limit");
@@ -812,7 +729,7 @@ static void test_cli_parse_error(void **state)
     remove(out);
 
     assert_int_equal(run_tool(NULL, (const char *const[]){ "query", bad, out, NULL }), 2);
-    char *err = tool_stderr();
+    char *err = tool_output("stderr");
     snprintf(msg, sizeof msg, "%s:5: shape B: missing quaternion z\n", bad);
     assert_string_equal(err, msg);
     free(err);
@@ -821,10 +738,10 @@ static void test_cli_parse_error(void **state)
 
     /* from stdin: <stdin> names the file, stdout stays empty */
     assert_int_equal(run_tool(bad, (const char *const[]){ "query", "-", "-", NULL }), 2);
-    err = tool_stderr();
+    err = tool_output("stderr");
     assert_string_equal(err, "<stdin>:5: shape B: missing quaternion z\n");
     free(err);
-    char *o = tool_stdout();
+    char *o = tool_output("stdout");
     assert_string_equal(o, "");
     free(o);
 
@@ -845,11 +762,11 @@ static void test_cli_parse_error(void **state)
         char path[512];
         snprintf(path, sizeof path, "%s/bad-hull.pairs", data_dir);
         assert_int_equal(run_tool(NULL, (const char *const[]){ "query", path, "-", NULL }), 2);
-        err = tool_stderr();
+        err = tool_output("stderr");
         snprintf(msg, sizeof msg, "%s:4: hull 3: 8 coordinates, not a multiple of 3\n", path);
         assert_string_equal(err, msg);
         free(err);
-        o = tool_stdout();
+        o = tool_output("stdout");
         assert_string_equal(o, "");
         free(o);
     }
@@ -858,10 +775,10 @@ static void test_cli_parse_error(void **state)
 static void expect_usage_error(const char *const *args)
 {
     assert_int_equal(run_tool(NULL, args), 2);
-    char *err = tool_stderr();
+    char *err = tool_output("stderr");
     assert_non_null(strstr(err, "usage: gjkbatch"));
     free(err);
-    char *out = tool_stdout();
+    char *out = tool_output("stdout");
     assert_string_equal(out, "");
     free(out);
 }
@@ -873,13 +790,13 @@ static void test_cli_usage(void **state)
     static const char *const help_forms[] = { "--help", "help", "-h" };
     for (int i = 0; i < 3; i++) {
         assert_int_equal(run_tool(NULL, (const char *const[]){ help_forms[i], NULL }), 0);
-        char *out = tool_stdout();
+        char *out = tool_output("stdout");
         assert_non_null(strstr(out, "usage: gjkbatch query"));
         assert_non_null(strstr(out, "gjkbatch run"));
         free(out);
     }
     assert_int_equal(run_tool(NULL, (const char *const[]){ "--version", NULL }), 0);
-    char *out = tool_stdout();
+    char *out = tool_output("stdout");
     char want[64];
     snprintf(want, sizeof want, "gjkbatch %d.%d.%d\n", GJKB_VERSION_MAJOR, GJKB_VERSION_MINOR, GJKB_VERSION_PATCH);
     assert_string_equal(out, want);
@@ -906,16 +823,16 @@ static void test_cli_run(void **state)
     (void)state;
     NEED_CLI();
     gjkb_backend b[GJKB_BACKEND_COUNT];
-    int n = backends(b);
+    int n = available_backends(b);
     for (int i = 0; i < n; i++) {
         const char *name = gjkb_backend_name(b[i]);
         for (int mode = 0; mode < 2; mode++) {
             int rc = run_tool(NULL, (const char *const[]){ "batch", "--backend", name, "--pairs", "3000", "--seed",
                                                            "7", "--repeat", "1", "--mode",
                                                            mode ? "distance" : "hit", NULL });
-            char *out = tool_stdout();
+            char *out = tool_output("stdout");
             if (rc != 0) {
-                char *err = tool_stderr();
+                char *err = tool_output("stderr");
                 fail_msg("batch --backend %s: exit %d\n%s%s", name, rc, out, err);
             }
             char want[64];
@@ -953,7 +870,7 @@ static void test_cli_run_save(void **state)
                                                            "--seed", "11", "--repeat", "1", "--save", scene_path,
                                                            NULL }),
                      0);
-    char *out = tool_stdout();
+    char *out = tool_output("stdout");
     const char *h = strstr(out, "hits (overlap):");
     assert_non_null(h);
     long hits = strtol(h + strlen("hits (overlap):"), NULL, 10);
@@ -972,7 +889,7 @@ static void test_cli_run_save(void **state)
     assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", scene_path, "-",
                                                            NULL }),
                      0);
-    out = tool_stdout();
+    out = tool_output("stdout");
     assert_int_equal(count_of(out, "\n"), 701);
     assert_int_equal(count_of(out, ",overlap,"), hits);
     assert_int_equal(count_of(out, ",separated,"), separated);

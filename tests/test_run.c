@@ -15,99 +15,25 @@
 
 #include "gjkbatch.h"
 
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
+#include "cli_harness.h"
 
-static const char *cli;          /* GJKBATCH_CLI */
-static const char *emulator;     /* GJKBATCH_EMULATOR: command that runs a cross-built binary */
-static char tmp_dir[64];
 
 /* ---- running the tool ---------------------------------------------------- */
 
-static char *slurp_path(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
-static void tmp_path(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/%s", tmp_dir, name);
-}
 
-/* Runs the tool with args (NULL-terminated), stdin from /dev/null, stdout
- * and stderr into files of tmp_dir (so stderr is no terminal: no progress
- * bar). posix_spawn rather than fork: fork hangs under qemu-user, where the
- * cross-built tests run. Returns the exit status. */
-static int run_tool(const char *const *args)
-{
-    char out_path[128], err_path[128], emu[256];
-    tmp_path(out_path, sizeof out_path, "stdout");
-    tmp_path(err_path, sizeof err_path, "stderr");
-    char *argv[40];
-    int n = 0;
-    snprintf(emu, sizeof emu, "%s", emulator ? emulator : "");
-    for (char *w = strtok(emu, " "); w; w = strtok(NULL, " ")) {
-        assert_true(n < 8);
-        argv[n++] = w;
-    }
-    argv[n++] = (char *)cli;
-    for (int i = 0; args[i]; i++) {
-        assert_true(n < 39);
-        argv[n++] = (char *)args[i];
-    }
-    argv[n] = NULL;
 
-    posix_spawn_file_actions_t fa;
-    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
-    fflush(NULL);
-    pid_t pid;
-    int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e != 0)
-        fail_msg("cannot start %s: %s", argv[0], strerror(e));
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-static char *tool_output(const char *name)
-{
-    char p[128];
-    tmp_path(p, sizeof p, name);
-    char *s = slurp_path(p);
-    assert_non_null(s);
-    return s;
-}
 
 /* Runs the tool and fails with its output unless it exits 0; returns
  * stdout. */
 static char *run_ok(const char *const *args)
 {
-    int rc = run_tool(args);
+    int rc = run_tool(NULL, args);
     char *out = tool_output("stdout");
     if (rc != 0) {
         char *err = tool_output("stderr");
@@ -135,14 +61,6 @@ static double value_of(const char *text, const char *label)
 }
 
 /* Backends this build and CPU run (reference first). */
-static int backends(gjkb_backend out[GJKB_BACKEND_COUNT])
-{
-    int n = 0;
-    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT; b++)
-        if (gjkb_backend_available((gjkb_backend)b))
-            out[n++] = (gjkb_backend)b;
-    return n;
-}
 
 /* Whether the tool can run more than one thread: the build has OpenMP
  * (the tool links the same library), and no emulator runs it. Under
@@ -162,10 +80,7 @@ static int have_threads(void)
 static int cli_setup(void **state)
 {
     (void)state;
-    cli = getenv("GJKBATCH_CLI");
-    emulator = getenv("GJKBATCH_EMULATOR");
-    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/gjkb_run_XXXXXX");
-    return mkdtemp(tmp_dir) ? 0 : -1;
+    return harness_setup();
 }
 
 static int cli_teardown(void **state)
@@ -227,7 +142,7 @@ static void test_run_verified(void **state)
     (void)state;
     NEED_CLI();
     gjkb_backend b[GJKB_BACKEND_COUNT];
-    int n = backends(b), threads = have_threads();
+    int n = available_backends(b), threads = have_threads();
     double pairs = -1.0;
     for (int i = 0; i < n; i++) {
         const char *name = gjkb_backend_name(b[i]);
@@ -351,7 +266,7 @@ static void test_run_snapshot(void **state)
 
 static void expect_usage_error(const char *const *args)
 {
-    int rc = run_tool(args);
+    int rc = run_tool(NULL, args);
     char *err = tool_output("stderr");
     if (rc != 2 || !strstr(err, "usage: gjkbatch"))
         fail_msg("%s %s: exit %d, want 2 and the usage\n%s", args[0], args[1] ? args[1] : "", rc, err);
@@ -384,7 +299,7 @@ static void test_run_usage(void **state)
     assert_null(f); /* no snapshot from a refused command */
 
     /* an unwritable snapshot is a failure, not a usage error */
-    assert_int_equal(run_tool((const char *const[]){ "run", "--bodies", "100", "--frames", "1", "--snapshot",
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "run", "--bodies", "100", "--frames", "1", "--snapshot",
                                                      "/nonexistent-dir/x.svg", NULL }),
                      1);
     char *err = tool_output("stderr");
