@@ -646,7 +646,10 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     status = iw_sel(touching, iw_splat(K_OVERLAP), status);
     status = iw_sel(mw_andnot(done_sep, done_core), iw_splat(K_SEPARATED), status);
     status = iw_sel(limit, iw_splat(K_LIMIT), status);
-    mw unsure = mw_andnot(mw_or(stalled, active), mw_or(done_core, done_sep));
+    /* Unsure: stopped without converging, with a real gap left, and not
+     * already proven touching by the upper bound (an overlap's verdict is
+     * settled whatever the remaining gap). */
+    mw unsure = mw_andnot(mw_or(stalled, active), mw_or(touching, done_sep));
     unsure = mw_and(unsure, fw_gt(fw_sub(vv, last_vw), fw_add(fw_mul(fw_splat(GJKB_K_REFINE), vv), eps_abs)));
     status = iw_sel(unsure, iw_splat(K_REFINE), status);
     status = iw_sel(valid, status, iw_splat(K_INVALID));
