@@ -146,9 +146,11 @@ static inline void bd_hull_extent(const gjkb_context *ctx, iw first, iw n, const
                 mx[a] = fw_max(mx[a], v);
             }
         }
+        /* Reduced in registers; + 0 makes a zero +0 whatever order the
+         * reduction took, so every width gives the same bits. */
         for (int a = 0; a < 3; a++) {
-            lo_l[a][l] = fw_hmin(mn[a]);
-            hi_l[a][l] = fw_hmax(mx[a]);
+            lo_l[a][l] = -fw_reduce_max(fw_neg(mn[a])) + 0.0f;
+            hi_l[a][l] = fw_reduce_max(mx[a]) + 0.0f;
         }
     }
     for (int a = 0; a < 3; a++) {
