@@ -103,6 +103,24 @@ static char *tool_output(const char *name)
     return s;
 }
 
+/* Skips the test when CTest gave no binary. */
+#define NEED_CLI()                                                  \
+    do {                                                            \
+        if (!cli || !*cli) {                                        \
+            print_message("GJKBATCH_CLI not set: skipping\n");      \
+            skip();                                                 \
+        }                                                           \
+    } while (0)
+
+/* How many times `what` occurs in text. */
+static long count_of(const char *text, const char *what)
+{
+    long n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
 /* Every backend this build and CPU run, reference first; returns the count. */
 static int available_backends(gjkb_backend out[GJKB_BACKEND_COUNT])
 {

@@ -658,14 +658,6 @@ static int cli_teardown(void **state)
     return rmdir(tmp_dir);
 }
 
-#define NEED_CLI()                                                  \
-    do {                                                            \
-        if (!cli || !*cli) {                                        \
-            print_message("GJKBATCH_CLI not set: skipping\n");      \
-            skip();                                                 \
-        }                                                           \
-    } while (0)
-
 static void test_cli_query(void **state)
 {
     (void)state;
@@ -849,14 +841,6 @@ static void test_cli_run(void **state)
             free(out);
         }
     }
-}
-
-static long count_of(const char *text, const char *what)
-{
-    long n = 0;
-    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
 }
 
 /* --save writes the scene as a pair file that query answers the same way. */

@@ -95,14 +95,6 @@ static int cli_teardown(void **state)
     return rmdir(tmp_dir);
 }
 
-#define NEED_CLI()                                                  \
-    do {                                                            \
-        if (!cli || !*cli) {                                        \
-            print_message("GJKBATCH_CLI not set: skipping\n");      \
-            skip();                                                 \
-        }                                                           \
-    } while (0)
-
 /* ---- the runs --------------------------------------------------------------- */
 
 /* The table of a verified run: every stage, the counts, a clean
@@ -211,14 +203,6 @@ static void test_run_tiny(void **state)
                                         NULL });
     assert_non_null(strstr(out, "\nverification:            ok\n"));
     free(out);
-}
-
-static long count_of(const char *text, const char *what)
-{
-    long n = 0;
-    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
 }
 
 /* --snapshot: a well-formed SVG of the chosen frame with every body and
