@@ -147,22 +147,23 @@ static inline void scale_shape(shape_w *s, fw inv, mw valid)
     }
 }
 
-/* Rotation matrix (row major) of a unit quaternion. */
-static inline void quat_matrix(fw w, fw x, fw y, fw z, fw m[9])
+/* Rotation matrix (row major) of the quaternion (w, x, y, z) with s = 2/|q|^2:
+ * normalizes on the way, with one division and no square root. */
+static inline void quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
 {
-    const fw one = fw_splat(1.0f), two = fw_splat(2.0f);
+    const fw one = fw_splat(1.0f);
     fw xx = fw_mul(x, x), yy = fw_mul(y, y), zz = fw_mul(z, z);
     fw xy = fw_mul(x, y), xz = fw_mul(x, z), yz = fw_mul(y, z);
     fw wx = fw_mul(w, x), wy = fw_mul(w, y), wz = fw_mul(w, z);
-    m[0] = fw_sub(one, fw_mul(two, fw_add(yy, zz)));
-    m[1] = fw_mul(two, fw_sub(xy, wz));
-    m[2] = fw_mul(two, fw_add(xz, wy));
-    m[3] = fw_mul(two, fw_add(xy, wz));
-    m[4] = fw_sub(one, fw_mul(two, fw_add(xx, zz)));
-    m[5] = fw_mul(two, fw_sub(yz, wx));
-    m[6] = fw_mul(two, fw_sub(xz, wy));
-    m[7] = fw_mul(two, fw_add(yz, wx));
-    m[8] = fw_sub(one, fw_mul(two, fw_add(xx, yy)));
+    m[0] = fw_sub(one, fw_mul(s, fw_add(yy, zz)));
+    m[1] = fw_mul(s, fw_sub(xy, wz));
+    m[2] = fw_mul(s, fw_add(xz, wy));
+    m[3] = fw_mul(s, fw_add(xy, wz));
+    m[4] = fw_sub(one, fw_mul(s, fw_add(xx, zz)));
+    m[5] = fw_mul(s, fw_sub(yz, wx));
+    m[6] = fw_mul(s, fw_sub(xz, wy));
+    m[7] = fw_mul(s, fw_add(yz, wx));
+    m[8] = fw_sub(one, fw_mul(s, fw_add(xx, yy)));
 }
 
 /* A body's rotation, normalized; invalid lanes (non-finite, oversized or
@@ -175,8 +176,7 @@ static inline void gather_rotation(const gjkb__world *w, iw body, mw *valid, fw 
     mw ok = mw_and(mw_and(finite_coord(qw), finite_coord(qx)), mw_and(finite_coord(qy), finite_coord(qz)));
     ok = mw_and(ok, fw_ge(qq, fw_splat(1e-30f)));
     *valid = mw_and(*valid, ok);
-    fw inv = fw_div(fw_splat(1.0f), fw_sqrt(fw_sel(ok, qq, fw_splat(1.0f))));
-    quat_matrix(fw_mul(qw, inv), fw_mul(qx, inv), fw_mul(qy, inv), fw_mul(qz, inv), m);
+    quat_matrix(qw, qx, qy, qz, fw_div(fw_splat(2.0f), fw_sel(ok, qq, fw_splat(1.0f))), m);
 }
 
 /* r^T v and r v for a row-major 3x3 */
@@ -451,19 +451,31 @@ static GJKB_INLINE void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w 
     *wb = v3_sub(a, v);
 }
 
-/* ---- one bundle ---------------------------------------------------------- */
+/* ---- pack: a bundle's pairs in their lanes ---------------------------- */
 
-static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
-                                   const gjkb__lanes *ln, size_t o, const int distance_mode)
+/* What every GJK loop starts from. Margins, tolerance and limits are in the
+ * pair's scaled frame. */
+typedef struct pack_w {
+    shape_w sa, sb;
+    pose_w pose;        /* B in A's frame */
+    fw ra[9];           /* A's rotation, for answers back in world axes */
+    fw scale, inv_scale;
+    fw ma, mb, m;       /* margins and their sum */
+    fw tol;             /* touching tolerance */
+    fw lim2;            /* a support plane farther than sqrt(lim2) decides */
+    fw touch2;          /* within sqrt(touch2) counts as touching */
+    v3w dir;            /* first search direction */
+    mw valid;
+} pack_w;
+
+/* Pack: the pairs' bodies and kinds, B's offset from A (in double, then
+ * rounded), both rotations and cores, B's pose in A's frame, the pair's
+ * scale (a power of two, so scaling is exact) and tolerances. Lanes past
+ * the chunk's count read a real pair but stay invalid. */
+static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count, size_t o,
+                                    const int distance_mode, pack_w *k)
 {
-    const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
-    const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
-    const fw tiny = fw_splat(GJKB_K_TINY);
-
-    /* Pack: the pairs' bodies and kinds, B's offset from A (in double, then
-     * rounded), both rotations and cores, B's pose in A's frame, the pair's
-     * scale (a power of two, so scaling is exact) and tolerances. Lanes past
-     * the chunk's count read a real pair but stay invalid. */
+    const fw zero = fw_zero();
     iw pair = iw_load((const int32_t *)(const void *)(order + o));
     iw ia = iw_gather(world->pair_a, pair), ib = iw_gather(world->pair_b, pair);
     _Alignas(64) int32_t body[GJKB_W], kind_a[GJKB_W], kind_b[GJKB_W];
@@ -477,17 +489,17 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
                     fw_gather_diff_f64(world->pz, ia, ib));
     mw valid = mw_first_n((int)(count - (uint32_t)o));
     valid = mw_and(valid, mw_and(mw_and(finite_coord(r.x), finite_coord(r.y)), finite_coord(r.z)));
-    fw ra[9], rb[9];
-    gather_rotation(world, ia, &valid, ra);
+    fw rb[9];
+    gather_rotation(world, ia, &valid, k->ra);
     gather_rotation(world, ib, &valid, rb);
     fw ext_a, ext_b;
-    shape_w sa = gather_shape(world, ia, iw_load(kind_a), &valid, &ext_a);
-    shape_w sb = gather_shape(world, ib, iw_load(kind_b), &valid, &ext_b);
-    pose_w pose;
+    k->sa = gather_shape(world, ia, iw_load(kind_a), &valid, &ext_a);
+    k->sb = gather_shape(world, ib, iw_load(kind_b), &valid, &ext_b);
+    const fw *ra = k->ra;
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 3; col++)
-            pose.r[3 * row + col] = fw_add(fw_add(fw_mul(ra[row], rb[col]), fw_mul(ra[3 + row], rb[3 + col])),
-                                           fw_mul(ra[6 + row], rb[6 + col]));
+            k->pose.r[3 * row + col] = fw_add(fw_add(fw_mul(ra[row], rb[col]), fw_mul(ra[3 + row], rb[3 + col])),
+                                              fw_mul(ra[6 + row], rb[6 + col]));
     v3w t = mat_mul_t(ra, r);
     fw tl = fw_sqrt(v3_dot(t, t));
     /* Scale: the shapes' extent (the offset for two points), kept within
@@ -497,19 +509,23 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     fw scale = pow2_floor(fw_sel(fw_gt(extent, zero), extent, tl));
     scale = fw_max(scale, fw_mul(pow2_floor(tl), fw_splat(0x1p-40f)));
     scale = fw_max(scale, fw_splat(0x1p-60f));
-    fw inv_scale = fw_div(one, scale);
-    scale_shape(&sa, inv_scale, valid);
-    scale_shape(&sb, inv_scale, valid);
-    pose.t = v3_scale(t, inv_scale);
-    fw ma = sa.margin, mb = sb.margin;
-    fw m = fw_add(ma, mb);
-    fw tol = fw_mul(fw_mul(fw_splat(world->tolerance), extent), inv_scale);
+    /* 1/scale, exact: the exponent mirrored about the bias. */
+    fw inv_scale = fw_from_bits(iw_sub(iw_splat(0x7F000000), fw_bits(scale)));
+    scale_shape(&k->sa, inv_scale, valid);
+    scale_shape(&k->sb, inv_scale, valid);
+    k->pose.t = v3_scale(t, inv_scale);
+    k->scale = scale;
+    k->inv_scale = inv_scale;
+    k->ma = k->sa.margin;
+    k->mb = k->sb.margin;
+    k->m = fw_add(k->ma, k->mb);
+    k->tol = fw_mul(fw_mul(fw_splat(world->tolerance), extent), inv_scale);
     /* A support plane proves the cores apart by more than `lim`: hit mode
      * stops at the touching band, distance mode at the early-stop distance. */
-    fw lim = distance_mode ? fw_add(fw_mul(fw_splat(world->max_distance), inv_scale), m) : fw_add(m, tol);
-    fw lim2 = fw_mul(lim, lim);
-    fw touch = fw_add(m, tol);
-    fw touch2 = fw_mul(touch, touch);
+    fw lim = distance_mode ? fw_add(fw_mul(fw_splat(world->max_distance), inv_scale), k->m) : fw_add(k->m, k->tol);
+    k->lim2 = fw_mul(lim, lim);
+    fw touch = fw_add(k->m, k->tol);
+    k->touch2 = fw_mul(touch, touch);
     /* Search direction: the warm axis where usable, else the centre offset,
      * else any axis. */
     v3w dir = v3_sel(fw_gt(tl, zero), t, v3_splat(1.0f, 0.0f, 0.0f));
@@ -520,6 +536,34 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
         fw wl2 = v3_dot(wl, wl);
         dir = v3_sel(mw_and(fw_gt(wl2, zero), fw_isfinite(wl2)), wl, dir);
     }
+    k->dir = dir;
+    k->valid = valid;
+}
+
+/* Support point of the cores' difference A - B in direction d (A's scaled
+ * frame); *pa and *pb get its two parts. */
+static GJKB_INLINE v3w support_pair(const pack_w *k, v3w d, const gjkb__world *w, v3w *pa, v3w *pb)
+{
+    *pa = support_local(&k->sa, d, w, k->inv_scale);
+    *pb = v3_add(mat_mul(k->pose.r, support_local(&k->sb, mat_mul_t(k->pose.r, v3_neg(d)), w, k->inv_scale)),
+                 k->pose.t);
+    return v3_sub(*pa, *pb);
+}
+
+/* ---- closest-point GJK (distance mode, and hit mode's fallback) --------- */
+
+static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
+                                   const gjkb__lanes *ln, size_t o, const int distance_mode)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
+    const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
+    const fw tiny = fw_splat(GJKB_K_TINY);
+    pack_w pk;
+    pack_bundle(world, order, count, o, distance_mode, &pk);
+    const mw valid = pk.valid;
+    const fw m = pk.m, ma = pk.ma, mb = pk.mb, tol = pk.tol, lim2 = pk.lim2, touch2 = pk.touch2, scale = pk.scale;
+    const fw *ra = pk.ra;
+    const v3w dir = pk.dir;
 
     /* v: current closest point of A - B (at first only a direction: the
      * centre of A - B is -t, so search toward +t). */
@@ -544,9 +588,8 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     mw stalled = mw_false();      /* stopped by the no-progress test */
 
     for (uint32_t it = 0; it < world->max_iterations && mw_any(active); it++) {
-        v3w pa = support_local(&sa, v3_neg(v), world, inv_scale);
-        v3w pb = v3_add(mat_mul(pose.r, support_local(&sb, mat_mul_t(pose.r, v), world, inv_scale)), pose.t);
-        v3w w = v3_sub(pa, pb);
+        v3w pa, pb;
+        v3w w = support_pair(&pk, v3_neg(v), world, &pa, &pb);
         fw vw = v3_dot(v, w);
         iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
         last_vw = fw_sel(active, vw, last_vw);
@@ -692,12 +735,9 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
 }
 
-/* One copy per mode, so hit mode carries no witness state at all. */
-static void gjk_bundles_hit(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
-{
-    for (uint32_t o = 0; o < count; o += GJKB_W)
-        gjk_bundle(w, order, count, l, o, 0);
-}
+/* Hit mode runs the boolean pass (hit.inl); one copy of the closest-point
+ * loop per mode, so hit mode's fallback carries no witness state at all. */
+#include "kernel/hit.inl"
 
 static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
