@@ -216,11 +216,12 @@ static GJKB_INLINE v3w hull_gather(const shape_w *s, v3w d, const gjkb__world *w
 
 /* Within a hull: one lane's hull at a time, W points per step with aligned
  * loads (hulls are stored padded, see gjkb_hull_add), then the first index
- * of the largest dot across the W running maxima, reduced in registers. */
+ * of the largest dot across the W running maxima, reduced in registers.
+ * Only the indices leave the loop; the points come in one gather after it. */
 static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
 {
-    _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W], ox[GJKB_W], oy[GJKB_W], oz[GJKB_W];
-    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W];
+    _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W];
+    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W], pick[GJKB_W];
     fw_store(dx, d.x);
     fw_store(dy, d.y);
     fw_store(dz, d.z);
@@ -228,27 +229,32 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
     iw_store(last, s->last);
     unsigned bits = mw_bits(s->hull);
     for (int i = 0; i < GJKB_W; i++) {
-        ox[i] = oy[i] = oz[i] = 0.0f;
+        pick[i] = 0;
         if (!((bits >> i) & 1u))
             continue;
         const float *px = w->hx + first[i], *py = w->hy + first[i], *pz = w->hz + first[i];
         v3w di = v3_splat(dx[i], dy[i], dz[i]);
-        fw best = fw_splat(-INFINITY);
-        iw index = iw_zero(), k = iw_lane_index();
-        for (int32_t j = 0; j <= last[i]; j += GJKB_W) {
-            fw dot = v3_dot(v3_load(px + j, py + j, pz + j), di);
+        /* Above -inf only: a NaN dot never wins, as in every later step. */
+        fw best = fw_splat(-INFINITY), dot = v3_dot(v3_load(px, py, pz), di);
+        best = fw_sel(fw_gt(dot, best), dot, best);
+        if (last[i] < GJKB_W) {
+            /* One step: the index is the lane. */
+            pick[i] = __builtin_ctz(mw_bits(fw_eq(best, fw_splat(fw_reduce_max(best)))) | (1u << (GJKB_W - 1)));
+            continue;
+        }
+        iw index = iw_lane_index(), k = iw_add(index, iw_splat(GJKB_W));
+        for (int32_t j = GJKB_W; j <= last[i]; j += GJKB_W) {
+            dot = v3_dot(v3_load(px + j, py + j, pz + j), di);
             mw better = fw_gt(dot, best);
             best = fw_sel(better, dot, best);
             index = iw_sel(better, k, index);
             k = iw_add(k, iw_splat(GJKB_W));
         }
         mw top = fw_eq(best, fw_splat(fw_reduce_max(best)));
-        int32_t pick = iw_reduce_min(iw_sel(top, index, iw_splat(INT32_MAX)));
-        ox[i] = px[pick];
-        oy[i] = py[pick];
-        oz[i] = pz[pick];
+        pick[i] = iw_reduce_min(iw_sel(top, index, iw_splat(INT32_MAX)));
     }
-    return v3_load(ox, oy, oz);
+    iw at = iw_add(iw_load(first), iw_load(pick));
+    return v3_make(fw_gather(w->hx, at), fw_gather(w->hy, at), fw_gather(w->hz, at));
 }
 
 /* Support point of a core in local direction d (scaled local frame). */
