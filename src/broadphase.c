@@ -23,6 +23,12 @@
 #define PARTS_PER_THREAD 4
 /* gjkb_set_threads accepts at most this many. */
 #define MAX_THREADS 1024
+/* Bands of the sweep across axis 1 (see plan_sweep): at most this many,
+ * each about BAND_SPAN mean box sizes wide and with MIN_BAND_BOXES boxes
+ * on average at least. */
+#define MAX_BANDS 64
+#define BAND_SPAN 8.0
+#define MIN_BAND_BOXES 256u
 
 struct gjkb__broad {
     /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z */
@@ -30,16 +36,21 @@ struct gjkb__broad {
     uint32_t box_cap;
     /* the sort: key << 32 | box index, twice for the radix passes */
     uint64_t *item[2];
+    uint16_t *range;   /* per box: its first band | last band << 8 */
     uint32_t sort_cap;
     uint32_t hist[3][RADIX];
     /* the sorted boxes in blocks (gjkb__sorted) with their sentinels */
     float *sorted;
     uint32_t *sorted_id;
     uint32_t sorted_cap;   /* boxes, a multiple of GJKB_PACK_ALIGN */
+    /* the bands, each a sorted set of its own in the blocks above */
+    gjkb__sorted band[MAX_BANDS];
+    int bands;
     /* pairs: the output, and one buffer per part of a threaded sweep */
     gjkb__pairbuf pairs;
     gjkb__pairbuf *part;
     bool *part_ok;
+    uint32_t *part_range;   /* band, first, end per part */
     int parts;
     /* gjkb_step's results */
     uint8_t *status;
@@ -106,12 +117,14 @@ void gjkb__broad_free(gjkb_context *ctx)
     free(st->sorted);
     free(st->item[0]);
     free(st->item[1]);
+    free(st->range);
     free(st->sorted_id);
     pairbuf_free(&st->pairs);
     for (int t = 0; t < st->parts; t++)
         pairbuf_free(&st->part[t]);
     free(st->part);
     free(st->part_ok);
+    free(st->part_range);
     free(st->status);
     free(st->iterations);
     for (int k = 0; k < 10; k++)
@@ -146,9 +159,9 @@ static bool boxes_reserve(struct gjkb__broad *st, uint32_t n)
 
 static bool sort_reserve(struct gjkb__broad *st, uint32_t n)
 {
-    void **arrays[2] = { (void **)&st->item[0], (void **)&st->item[1] };
-    size_t elem[2] = { sizeof(uint64_t), sizeof(uint64_t) };
-    return grow_arrays(arrays, elem, 2, &st->sort_cap, n);
+    void **arrays[3] = { (void **)&st->item[0], (void **)&st->item[1], (void **)&st->range };
+    size_t elem[3] = { sizeof(uint64_t), sizeof(uint64_t), sizeof(uint16_t) };
+    return grow_arrays(arrays, elem, 3, &st->sort_cap, n);
 }
 
 /* The sorted blocks hold nothing worth keeping between calls: replaced. */
@@ -178,7 +191,8 @@ static bool parts_reserve(struct gjkb__broad *st, int parts)
     if (parts <= st->parts)
         return true;
     if (!resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
-        !resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts))
+        !resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
+        !resize((void **)&st->part_range, sizeof *st->part_range * 3 * (size_t)parts))
         return false;
     memset(st->part + st->parts, 0, sizeof *st->part * (size_t)(parts - st->parts));
     st->parts = parts;
@@ -306,25 +320,43 @@ static inline bool box_empty(const float *const b[6], uint32_t i)
     return !(b[0][i] <= b[3][i]) || !(b[1][i] <= b[4][i]) || !(b[2][i] <= b[5][i]);
 }
 
-/* The axis along which the centres of the non-empty boxes with a finite
- * centre spread most (largest variance, summed in double in box order
- * about the first such centre); ties go to the lower axis. Beyond
- * AXIS_SAMPLES boxes, every (n / AXIS_SAMPLES)-th box stands for the rest:
- * a thousand centres tell the spread well enough, at a tenth of the cost
- * of looking at all of 10,000 (the axis steers speed and the order of the
+/* How to sweep: the axes, and bands across axis 1.
+ *
+ * Axis 0, swept, is the one along which the centres of the non-empty
+ * boxes with a finite centre spread most (largest variance, summed in
+ * double in box order about the first such centre; ties to the lower
+ * axis); axis 1 spreads second most. A single sweep tests each box against
+ * every box whose interval on axis 0 it meets, wherever they are on the
+ * other axes: on a wide flat scene that is a whole strip of it. So the
+ * scene is cut across axis 1 into bands about BAND_SPAN mean box sizes
+ * wide, each box is swept in every band it touches, and a pair is reported
+ * in the band where the larger of its two mins on axis 1 falls (see
+ * gjkb__sorted.band_lo): exactly once. Beyond AXIS_SAMPLES boxes, every
+ * (n / AXIS_SAMPLES)-th box stands for the rest: a thousand centres tell
+ * the spread well enough (the plan steers speed and the order of the
  * pairs, never which pairs come out). */
 #define AXIS_SAMPLES 1024u
-static int sweep_axis(const float *const b[6], uint32_t n)
+typedef struct sweep_plan {
+    int axis[3];
+    int bands;
+    float edge[MAX_BANDS];   /* band k starts at edge[k]; edge[0] = -inf */
+    double lo, width, inv_width;   /* edge[k] is lo + width * k, rounded */
+} sweep_plan;
+
+static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
 {
-    double base[3] = { 0, 0, 0 }, sum[3] = { 0, 0, 0 }, sq[3] = { 0, 0, 0 };
+    double base[3] = { 0, 0, 0 }, sum[3] = { 0, 0, 0 }, sq[3] = { 0, 0, 0 }, size[3] = { 0, 0, 0 };
+    double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     uint32_t used = 0, step = n > AXIS_SAMPLES ? n / AXIS_SAMPLES : 1;
     for (uint32_t i = 0; i < n; i += step) {
         if (box_empty(b, i))
             continue;
-        double c[3];
-        for (int a = 0; a < 3; a++)
+        double c[3], e[3];
+        for (int a = 0; a < 3; a++) {
             c[a] = 0.5 * ((double)b[a][i] + (double)b[3 + a][i]);
-        if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
+            e[a] = (double)b[3 + a][i] - (double)b[a][i];
+        }
+        if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]) || !isfinite(e[0] + e[1] + e[2]))
             continue;
         if (used++ == 0)
             memcpy(base, c, sizeof base);
@@ -332,18 +364,55 @@ static int sweep_axis(const float *const b[6], uint32_t n)
             double d = c[a] - base[a];
             sum[a] += d;
             sq[a] += d * d;
+            size[a] += e[a];
+            lo[a] = c[a] < lo[a] ? c[a] : lo[a];
+            hi[a] = c[a] > hi[a] ? c[a] : hi[a];
         }
     }
-    int best = 0;
-    double best_var = -1.0;
-    for (int a = 0; a < 3; a++) {
-        double var = used ? sq[a] - sum[a] * sum[a] / (double)used : 0.0;
-        if (var > best_var) {
-            best_var = var;
-            best = a;
+    double var[3];
+    for (int a = 0; a < 3; a++)
+        var[a] = used ? sq[a] - sum[a] * sum[a] / (double)used : 0.0;
+    /* Axes by variance, largest first; ties keep the lower axis first. */
+    int *ax = plan->axis;
+    ax[0] = 0, ax[1] = 1, ax[2] = 2;
+    for (int i = 1; i < 3; i++)
+        for (int j = i; j > 0 && var[ax[j]] > var[ax[j - 1]]; j--) {
+            int t = ax[j];
+            ax[j] = ax[j - 1];
+            ax[j - 1] = t;
         }
-    }
-    return best;
+
+    int a1 = ax[1];
+    double span = used ? BAND_SPAN * size[a1] / (double)used : 0.0;
+    double bands = span > 0.0 ? floor((hi[a1] - lo[a1]) / span) : 1.0;
+    double most = (double)(n / MIN_BAND_BOXES);
+    if (bands > most)
+        bands = most;
+    if (bands > MAX_BANDS)
+        bands = MAX_BANDS;
+    plan->bands = bands >= 2.0 ? (int)bands : 1;
+    plan->edge[0] = -INFINITY;
+    plan->lo = lo[a1];
+    plan->width = (hi[a1] - lo[a1]) / plan->bands;
+    plan->inv_width = plan->width > 0.0 ? 1.0 / plan->width : 0.0;
+    for (int k = 1; k < plan->bands; k++)
+        plan->edge[k] = (float)(plan->lo + plan->width * k);
+}
+
+/* The band holding x on axis 1: the last one whose edge is <= x. The
+ * arithmetic guess is corrected against the edges themselves, so every
+ * caller agrees with the sweep's band_lo test to the bit. */
+static inline int band_of(const sweep_plan *plan, float x)
+{
+    if (plan->bands == 1)
+        return 0;
+    double q = ((double)x - plan->lo) * plan->inv_width;
+    int k = !(q >= 1.0) ? 0 : q >= plan->bands - 1 ? plan->bands - 1 : (int)q;
+    while (k > 0 && x < plan->edge[k])
+        k--;
+    while (k + 1 < plan->bands && plan->edge[k + 1] <= x)
+        k++;
+    return k;
 }
 
 /* Order-preserving unsigned key of a float: negative values flipped whole,
@@ -384,25 +453,34 @@ static const uint64_t *radix_sort(struct gjkb__broad *st, uint32_t m)
     return from;
 }
 
-/* The non-empty boxes sorted by min along the sweep axis (equal keys in box
- * order), copied into blocks of `width` boxes with NaN sentinels. */
-static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, uint32_t width,
-                             gjkb__sorted *out)
+/* Sentinel-padded size of a band of c boxes: at least one sentinel, up to
+ * a multiple of GJKB_PACK_ALIGN (which every width divides). */
+static inline uint32_t band_padded(uint32_t c)
 {
+    return (c + GJKB_PACK_ALIGN) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
+}
+
+/* The non-empty boxes sorted by min along the sweep axis (equal keys in box
+ * order), then dealt into the bands they touch in that order, each band
+ * copied into blocks of `width` boxes with NaN sentinels (st->band). */
+static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, uint32_t width)
+{
+    static const char *const oom = "gjkb_find_pairs: out of memory for %u boxes";
     uint32_t n = boxes->count;
     const float *const b[6] = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z };
-    /* Room for every box and at least one sentinel, up to a multiple of
-     * GJKB_PACK_ALIGN (which every width divides). */
-    uint32_t padded = (n + GJKB_PACK_ALIGN) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
-    if (!sort_reserve(st, n) || !sorted_reserve(st, padded))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory for %u boxes", n);
+    if (!sort_reserve(st, n))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
 
-    int a0 = sweep_axis(b, n), a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
+    sweep_plan plan;
+    plan_sweep(b, n, &plan);
+    int a0 = plan.axis[0], a1 = plan.axis[1], a2 = plan.axis[2];
     uint32_t m = 0;
     memset(st->hist, 0, sizeof st->hist);
     for (uint32_t i = 0; i < n; i++) {
         if (box_empty(b, i))
             continue;
+        if (plan.bands > 1)
+            st->range[i] = (uint16_t)(band_of(&plan, b[a1][i]) | band_of(&plan, b[3 + a1][i]) << 8);
         uint32_t k = float_key(b[a0][i]);
         st->hist[0][k & (RADIX - 1)]++;
         st->hist[1][(k >> RADIX_BITS) & (RADIX - 1)]++;
@@ -411,51 +489,102 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     }
     const uint64_t *order = radix_sort(st, m);
 
-    /* Block by block (width divides padded), fields in gjkb__sorted order. */
-    const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
-    for (uint32_t r = 0; r < m; r++)
-        st->sorted_id[r] = (uint32_t)order[r];
-    for (uint32_t r = m; r < padded; r++)
-        st->sorted_id[r] = 0;
-    for (uint32_t first = 0; first < padded; first += width) {
-        float *block = st->sorted + (size_t)first * GJKB_SORTED_FIELDS;
-        const uint32_t *ids = st->sorted_id + first;
-        uint32_t real = first >= m ? 0 : m - first < width ? m - first : width;
-        for (int k = 0; k < GJKB_SORTED_FIELDS; k++) {
-            float *dst = block + (size_t)k * width;
-            for (uint32_t l = 0; l < real; l++)
-                dst[l] = src[k][ids[l]];
-            for (uint32_t l = real; l < width; l++)
-                dst[l] = NAN;
+    /* Boxes per band, then where each band starts. */
+    uint32_t fill[MAX_BANDS] = { 0 }, start[MAX_BANDS + 1];
+    if (plan.bands == 1)
+        fill[0] = m;
+    else
+        for (uint32_t r = 0; r < m; r++) {
+            uint32_t range = st->range[(uint32_t)order[r]];
+            for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
+                fill[k]++;
         }
+    uint64_t total = 0;
+    for (int k = 0; k < plan.bands; k++) {
+        start[k] = (uint32_t)total;
+        total += band_padded(fill[k]);
     }
-    out->count = m;
-    out->box = st->sorted;
-    out->id = st->sorted_id;
+    if (total > UINT32_MAX || !sorted_reserve(st, (uint32_t)total))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
+    start[plan.bands] = (uint32_t)total;
+    for (int k = 0; k < plan.bands; k++)
+        fill[k] = start[k];
+    for (uint32_t r = 0; r < m; r++) {
+        uint32_t i = (uint32_t)order[r], range = plan.bands == 1 ? 0 : st->range[i];
+        for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
+            st->sorted_id[fill[k]++] = i;
+    }
+
+    /* Each band block by block (width divides every band's size), fields
+     * in gjkb__sorted order. */
+    const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
+    for (int k = 0; k < plan.bands; k++) {
+        uint32_t count = fill[k] - start[k];
+        for (uint32_t r = fill[k]; r < start[k + 1]; r++)
+            st->sorted_id[r] = 0;
+        for (uint32_t first = start[k]; first < start[k + 1]; first += width) {
+            float *block = st->sorted + (size_t)first * GJKB_SORTED_FIELDS;
+            const uint32_t *ids = st->sorted_id + first;
+            uint32_t real = first >= fill[k] ? 0 : fill[k] - first < width ? fill[k] - first : width;
+            for (int f = 0; f < GJKB_SORTED_FIELDS; f++) {
+                float *dst = block + (size_t)f * width;
+                for (uint32_t l = 0; l < real; l++)
+                    dst[l] = src[f][ids[l]];
+                for (uint32_t l = real; l < width; l++)
+                    dst[l] = NAN;
+            }
+        }
+        gjkb__sorted *band = &st->band[k];
+        band->count = count;
+        band->box = st->sorted + (size_t)start[k] * GJKB_SORTED_FIELDS;
+        band->id = st->sorted_id + start[k];
+        band->flags = NULL;
+        band->band_lo = plan.edge[k];
+    }
+    st->bands = plan.bands;
     return GJKB_OK;
 }
 
 /* ---- the sweep -------------------------------------------------------------- */
 
-/* The sweep into st->pairs: on the calling thread, or in parts (ranges of
- * sorted boxes, each into its own buffer) joined in part order, which is
- * the order one thread produces. */
-static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__broad_kernel *k,
-                        const gjkb__sorted *s)
+/* The sweep into st->pairs, band by band: on the calling thread, or in
+ * parts (ranges of a band's sorted boxes, each into its own buffer) joined
+ * in part order, which is the order one thread produces. */
+static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__broad_kernel *k)
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for the pairs (or more than 2^32 - 1)";
     st->pairs.count = 0;
-    int threads = threads_for(ctx, s->count);
-    if (threads == 1)
-        return k->sweep(s, 0, s->count, &st->pairs) ? GJKB_OK : gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+    uint32_t boxes = 0;
+    for (int b = 0; b < st->bands; b++)
+        boxes += st->band[b].count;
+    int threads = threads_for(ctx, boxes);
+    if (threads == 1) {
+        for (int b = 0; b < st->bands; b++)
+            if (!k->sweep(&st->band[b], 0, st->band[b].count, &st->pairs))
+                return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+        return GJKB_OK;
+    }
 
-    int parts = threads * PARTS_PER_THREAD;
-    if (!parts_reserve(st, parts))
+    /* Parts of about equal size; every band at least one. */
+    int want = threads * PARTS_PER_THREAD;
+    if (!parts_reserve(st, want + st->bands))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
+    int parts = 0;
+    for (int b = 0; b < st->bands; b++) {
+        uint32_t c = st->band[b].count;
+        int pieces = (int)((uint64_t)c * (uint64_t)want / boxes);
+        pieces = pieces < 1 ? 1 : pieces;
+        for (int q = 0; q < pieces; q++, parts++) {
+            st->part_range[3 * parts] = (uint32_t)b;
+            st->part_range[3 * parts + 1] = split(c, q, pieces);
+            st->part_range[3 * parts + 2] = split(c, q + 1, pieces);
+        }
+    }
     GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
     for (int p = 0; p < parts; p++) {
+        const uint32_t *r = st->part_range + 3 * p;
         st->part[p].count = 0;
-        st->part_ok[p] = k->sweep(s, split(s->count, p, parts), split(s->count, p + 1, parts), &st->part[p]);
+        st->part_ok[p] = k->sweep(&st->band[r[0]], r[1], r[2], &st->part[p]);
     }
     uint64_t total = 0;
     for (int p = 0; p < parts; p++) {
@@ -509,13 +638,13 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
 
     double t0 = now();
-    gjkb__sorted s;
-    e = sort_boxes(ctx, st, boxes, (uint32_t)k->width, &s);
+    e = sort_boxes(ctx, st, boxes, (uint32_t)k->width);
     if (e != GJKB_OK)
         return e;
-    s.flags = opt ? opt->flags : NULL;
+    for (int b = 0; b < st->bands; b++)
+        st->band[b].flags = opt ? opt->flags : NULL;
     double t1 = now();
-    e = sweep(ctx, st, k, &s);
+    e = sweep(ctx, st, k);
     if (e != GJKB_OK)
         return e;
     if (opt && opt->filter)

@@ -40,6 +40,11 @@ typedef struct gjkb__sorted {
     const float *box;
     const uint32_t *id;        /* body id of each sorted box */
     const uint8_t *flags;      /* GJKB_BODY_* per body id, or NULL */
+    /* One band of the sweep (broadphase.c): a pair is reported here only
+     * where the larger of its two mins along axis 1 is >= band_lo (-inf in
+     * the first band), so a pair whose boxes share several bands comes out
+     * of exactly one. */
+    float band_lo;
 } gjkb__sorted;
 
 enum { GJKB_SORTED_MIN0, GJKB_SORTED_MAX0, GJKB_SORTED_MIN1, GJKB_SORTED_MAX1, GJKB_SORTED_MIN2,

@@ -245,6 +245,29 @@ static void test_sap_random(void **state)
     free(want.p);
     check_scene("random 5000", &b, NULL);
     boxset_free(&b);
+
+    /* Wide and flat: the sweep cuts it into many bands across its second
+     * axis, and boxes straddle the band edges. */
+    b = random_boxes(&r, 8000, 300.0, 0.2, 1.5);
+    for (uint32_t i = 0; i < b.n; i++) {
+        b.v[2][i] *= 0.01f;
+        b.v[5][i] *= 0.01f;
+    }
+    check_scene("wide flat 8000", &b, NULL);
+    boxset_free(&b);
+
+    /* A flat grid of touching unit squares: every pair across a band edge
+     * touches exactly, and must come out once. */
+    b = boxset_make(64 * 64);
+    for (uint32_t i = 0; i < b.n; i++) {
+        double x = i % 64, y = i / 64;
+        boxset_set(&b, i, x, y, 0, x + 1, y + 1, 0.5);
+    }
+    want = brute_pairs(&b, NULL);
+    assert_int_equal(want.n, 2 * 64 * 63 + 2 * 63 * 63);
+    free(want.p);
+    check_scene("touching flat grid", &b, NULL);
+    boxset_free(&b);
 }
 
 static void test_sap_degenerate(void **state)
