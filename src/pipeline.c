@@ -144,38 +144,41 @@ void gjkb__scratch_free(gjkb_context *ctx)
 
 /* ---- bucketing ---------------------------------------------------------- */
 
-/* Sort key: analytic pairs first, then pairs with hulls by their larger
- * hull's size in steps of 8 points, so a bundle's hull loop is as long as its
- * lanes need. */
-#define KEYS 34
+/* Sort key, so that a bundle's lanes need about as many steps and the same
+ * support code: analytic pairs first by their more involved kind (points
+ * and segments, then boxes, then the curved cylinders and cones), then
+ * pairs with hulls by their larger hull's size in steps of 8 points, so a
+ * bundle's hull loop is as long as its lanes need. */
+#define ANALYTIC GJKB_HULL
+#define KEYS (ANALYTIC + 34)
 
 static int pair_key(const gjkb_context *ctx, const gjkb_bodies *bd, uint32_t ia, uint32_t ib)
 {
+    uint8_t ka = bd->kind[ia], kb = bd->kind[ib];
     int32_t n = 0;
-    if (bd->kind[ia] == GJKB_HULL)
+    if (ka == GJKB_HULL)
         n = ctx->hull_n[bd->hull[ia]];
-    if (bd->kind[ib] == GJKB_HULL && ctx->hull_n[bd->hull[ib]] > n)
+    if (kb == GJKB_HULL && ctx->hull_n[bd->hull[ib]] > n)
         n = ctx->hull_n[bd->hull[ib]];
     if (n == 0)
-        return 0;
-    int32_t k = 1 + (n + 7) / 8;
+        return ka > kb ? ka : kb;
+    int32_t k = ANALYTIC + (n + 7) / 8;
     return k < KEYS ? (int)k : KEYS - 1;
 }
 
 /* Counting sort of the pair indices by key: stable, so deterministic. When
- * no pair has a hull the order is the identity. The tail up to a whole
- * bundle repeats pair 0, which the kernels read but never answer. Keys are
- * kept (a byte per pair) so each pair's bodies are read once. */
+ * every pair has the same key the order is the identity. The tail up to a
+ * whole bundle repeats pair 0, which the kernels read but never answer.
+ * Keys are kept (a byte per pair) so each pair's bodies are read once. */
 static void bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t *order,
                    uint8_t *keys)
 {
     uint32_t start[KEYS + 1] = { 0 };
     for (uint32_t i = pr->count; i % GJKB_PACK_ALIGN; i++)
         order[i] = 0;
-    if (ctx->hull_count > 0 && bd->hull)
-        for (uint32_t i = 0; i < pr->count; i++)
-            start[(keys[i] = (uint8_t)pair_key(ctx, bd, pr->a[i], pr->b[i])) + 1]++;
-    if (start[1] == pr->count || !(ctx->hull_count > 0 && bd->hull)) {
+    for (uint32_t i = 0; i < pr->count; i++)
+        start[(keys[i] = (uint8_t)pair_key(ctx, bd, pr->a[i], pr->b[i])) + 1]++;
+    if (pr->count == 0 || start[keys[0] + 1] == pr->count) {
         for (uint32_t i = 0; i < pr->count; i++)
             order[i] = i;
         return;
