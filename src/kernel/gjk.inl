@@ -51,12 +51,15 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
  * touching can stall float GJK well before the tolerance. Rare, and the
  * decision is per lane, so results stay bit-identical across widths. */
 #define GJKB_K_REFINE 1e-4f
+/* Steps of a distance query's first pass (run_passes). */
+#define GJKB_K_DIST_CAP 8u
 /* |v|^2 below this (scaled units) means the cores overlap. */
 #define GJKB_K_TINY 1e-12f
 
 /* Lane verdicts; K_REFINE asks the pipeline to answer the pair with the
- * double-precision reference (see GJKB_K_REFINE). */
-enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3, K_REFINE = GJKB_K_STATUS_REFINE };
+ * double-precision reference (see GJKB_K_REFINE); K_RETRY, inside the
+ * kernel only, asks for a second pass (run_passes). */
+enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3, K_REFINE = GJKB_K_STATUS_REFINE, K_RETRY };
 
 /* One side's core, W lanes, in the pair's scaled frame. Every analytic core
  * is box half extents h plus a disk of radius rd in local xy (sphere: a
@@ -558,8 +561,11 @@ static GJKB_INLINE v3w support_pair(const pack_w *k, v3w d, const gjkb__world *w
 
 /* ---- closest-point GJK (distance mode, and hit mode's fallback) --------- */
 
-static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
-                                   const gjkb__lanes *ln, size_t o, const int distance_mode)
+/* Runs at most cap steps (cap <= world->max_iterations); lanes still going
+ * after cap steps short of the bound get K_RETRY and, in n, the axis to
+ * start again from (redo_lanes). Returns the bits of those lanes. */
+static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
+                                       const gjkb__lanes *ln, size_t o, const int distance_mode, uint32_t cap)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
@@ -593,7 +599,7 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     fw last_vw = fw_splat(-INFINITY);   /* v.w of the lane's last step */
     mw stalled = mw_false();      /* stopped by the no-progress test */
 
-    for (uint32_t it = 0; it < world->max_iterations && mw_any(active); it++) {
+    for (uint32_t it = 0; it < cap && mw_any(active); it++) {
         v3w pa, pb;
         v3w w = support_pair(&pk, v3_neg(v), world, &pa, &pb);
         fw vw = v3_dot(v, w);
@@ -701,6 +707,8 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     mw unsure = mw_andnot(mw_or(stalled, active), mw_or(touching, done_sep));
     unsure = mw_and(unsure, fw_gt(fw_sub(vv, last_vw), fw_add(fw_mul(fw_splat(GJKB_K_REFINE), vv), eps_abs)));
     status = iw_sel(unsure, iw_splat(K_REFINE), status);
+    mw retry = cap < world->max_iterations ? mw_and(active, valid) : mw_false();
+    status = iw_sel(retry, iw_splat(K_RETRY), status);
     status = iw_sel(valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
     iw_store(ln->iterations + o, iters);
@@ -712,7 +720,7 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     mw ovl = iw_eq(status, iw_splat(K_OVERLAP));
     if (!distance_mode) {
         fw_store(ln->dist + o, fw_sel(ovl, zero, nan));
-        return;
+        return mw_bits(retry);
     }
     fw dist = fw_sel(done_sep, lower, gap);
     dist = fw_sel(sepd, dist, fw_sel(ovl, zero, nan));
@@ -739,16 +747,98 @@ static GJKB_INLINE void gjk_bundle(const gjkb__world *world, const uint32_t *ord
     v3_store(ln->ax + o, ln->ay + o, ln->az + o, v3_sel(has, wa, nanv));
     v3_store(ln->bx + o, ln->by + o, ln->bz + o, v3_sel(has, wb, nanv));
     v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
+    return mw_bits(retry);
 }
 
-/* Hit mode runs the boolean pass (hit.inl); one copy of the closest-point
- * loop per mode, so hit mode's fallback carries no witness state at all. */
+/* ---- second chances --------------------------------------------------------- */
+
+/* Lanes a first pass leaves (K_RETRY) are gathered this many at a time. */
+enum { REDO = 4 * GJKB_PACK_ALIGN };
+
+/* The lanes lane[0, nr) of a chunk that a first pass left without an
+ * answer after `spent` steps: packed again in bundles of their own (the
+ * same pairs, read through local pair arrays) and answered by the
+ * closest-point loop with the rest of the iteration budget, starting from
+ * the axis the first pass left in the lanes' n. Lane by lane this is the
+ * same work whatever the width or the neighbours, so the bits are too. */
+static GJKB_INLINE void redo_lanes(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                                   const uint32_t *lane, uint32_t nr, uint32_t spent, const int distance_mode)
+{
+    _Alignas(64) uint32_t iota[REDO];
+    _Alignas(64) int32_t pa[REDO], pb[REDO], status[REDO], iters[REDO];
+    _Alignas(64) float out[10][REDO];
+    double wx[REDO], wy[REDO], wz[REDO];
+    for (uint32_t i = 0; i < REDO; i++) {
+        uint32_t j = lane[i < nr ? i : 0], pair = order[j];
+        iota[i] = i;
+        pa[i] = w->pair_a[pair];
+        pb[i] = w->pair_b[pair];
+        wx[i] = l->nx[j];
+        wy[i] = l->ny[j];
+        wz[i] = l->nz[j];
+    }
+    gjkb__world rw = *w;
+    rw.pair_a = pa;
+    rw.pair_b = pb;
+    rw.wx = wx;
+    rw.wy = wy;
+    rw.wz = wz;
+    rw.max_iterations = w->max_iterations - spent;
+    gjkb__lanes rl = { status, iters, out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9] };
+    for (uint32_t o = 0; o < nr; o += GJKB_W)
+        gjk_bundle(&rw, iota, nr, &rl, o, distance_mode, rw.max_iterations);
+    float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    for (uint32_t i = 0; i < nr; i++) {
+        uint32_t j = lane[i];
+        l->status[j] = status[i];
+        l->iterations[j] += iters[i];
+        l->dist[j] = out[0][i];
+        if (distance_mode)
+            for (int k = 0; k < 9; k++)
+                to[k][j] = out[1 + k][i];
+    }
+}
+
+/* Hit mode's boolean pass (hit.inl). */
 #include "kernel/hit.inl"
+
+/* A chunk in two passes: every bundle for at most `cap` steps (most lanes
+ * are done well within), then the lanes left over, in bundles of their own,
+ * so that a few slow lanes do not hold up whole bundles. */
+static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
+                                   uint32_t cap, const int distance_mode)
+{
+    cap = cap < w->max_iterations / 2 ? cap : w->max_iterations / 2;
+    if (cap == 0 && !distance_mode) {
+        for (uint32_t o = 0; o < count; o += GJKB_W)
+            gjk_bundle(w, order, count, l, o, distance_mode, w->max_iterations);
+        return;
+    }
+    if (cap == 0)
+        cap = w->max_iterations;
+    uint32_t lane[REDO], nr = 0;
+    for (uint32_t o = 0; o < count; o += GJKB_W) {
+        unsigned bits = distance_mode ? gjk_bundle(w, order, count, l, o, 1, cap) : hit_bundle(w, order, count, l, o, cap);
+        for (uint32_t i = 0; bits; i++, bits >>= 1)
+            if (bits & 1u)
+                lane[nr++] = o + i;
+        if (nr > 0 && (nr + GJKB_W > REDO || o + GJKB_W >= count)) {
+            redo_lanes(w, order, l, lane, nr, cap, distance_mode);
+            nr = 0;
+        }
+    }
+}
+
+/* One copy per mode, so hit mode's closest-point fallback carries no
+ * witness state at all. */
+static void gjk_bundles_hit(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
+{
+    run_passes(w, order, count, l, GJKB_K_HIT_CAP, 0);
+}
 
 static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    for (uint32_t o = 0; o < count; o += GJKB_W)
-        gjk_bundle(w, order, count, l, o, 1);
+    run_passes(w, order, count, l, GJKB_K_DIST_CAP, 1);
 }
 
 /* The exported entry: the pairs order[0, count) of a chunk. */

@@ -22,9 +22,6 @@
 /* Steps of the boolean pass before a lane goes to the closest-point loop. */
 #define GJKB_K_HIT_CAP 16u
 
-/* Lane status inside the kernel only: answer again with the closest-point loop. */
-enum { K_RETRY = 5 };
-
 /* x has the sign of the volume: positive where pos, negative where neg. */
 static inline mw same_sign(fw x, mw pos, mw neg)
 {
@@ -154,47 +151,8 @@ static GJKB_INLINE unsigned hit_bundle(const gjkb__world *world, const uint32_t 
     iw_store(ln->status + o, status);
     iw_store(ln->iterations + o, iters);
     fw_store(ln->dist + o, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, fw_splat(NAN)));
+    /* The retry starts from the last search direction, in world axes. */
+    v3_store(ln->nx + o, ln->ny + o, ln->nz + o, mat_mul(pk.ra, d));
     return mw_bits(mw_and(retry, pk.valid));
 }
 
-/* Hit mode: the boolean pass on every bundle, then its lanes without a
- * proof, gathered into bundles of their own, through the closest-point loop
- * with the rest of the iteration budget. Which lanes those are depends on
- * each lane alone, so the bits still do not depend on width or neighbours. */
-static void gjk_bundles_hit(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
-{
-    uint32_t cap = w->max_iterations / 2 < GJKB_K_HIT_CAP ? w->max_iterations / 2 : GJKB_K_HIT_CAP;
-    gjkb__world rest = *w;
-    rest.max_iterations = w->max_iterations - cap;
-    if (cap == 0) {
-        for (uint32_t o = 0; o < count; o += GJKB_W)
-            gjk_bundle(w, order, count, l, o, 0);
-        return;
-    }
-    enum { REDO = 4 * GJKB_PACK_ALIGN };
-    _Alignas(64) uint32_t redo[REDO];
-    _Alignas(64) int32_t status[REDO], iters[REDO];
-    _Alignas(64) float dist[REDO];
-    uint32_t lane[REDO], nr = 0;
-    gjkb__lanes rl = { status, iters, dist, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
-    for (uint32_t o = 0; o < count; o += GJKB_W) {
-        unsigned bits = hit_bundle(w, order, count, l, o, cap);
-        for (uint32_t i = 0; bits; i++, bits >>= 1)
-            if (bits & 1u) {
-                lane[nr] = o + i;
-                redo[nr++] = order[o + i];
-            }
-        if (nr + GJKB_W <= REDO && o + GJKB_W < count)
-            continue;
-        for (uint32_t i = nr; i % GJKB_PACK_ALIGN; i++)
-            redo[i] = nr ? redo[0] : 0;
-        for (uint32_t r = 0; r < nr; r += GJKB_W)
-            gjk_bundle(&rest, redo, nr, &rl, r, 0);
-        for (uint32_t i = 0; i < nr; i++) {
-            l->status[lane[i]] = status[i];
-            l->iterations[lane[i]] += iters[i];
-            l->dist[lane[i]] = dist[i];
-        }
-        nr = 0;
-    }
-}
