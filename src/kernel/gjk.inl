@@ -52,7 +52,9 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
  * decision is per lane, so results stay bit-identical across widths. */
 #define GJKB_K_REFINE 1e-4f
 /* Steps of a distance query's first pass (run_passes). */
+#ifndef GJKB_K_DIST_CAP
 #define GJKB_K_DIST_CAP 8u
+#endif
 /* |v|^2 below this (scaled units) means the cores overlap. */
 #define GJKB_K_TINY 1e-12f
 

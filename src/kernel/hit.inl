@@ -20,7 +20,9 @@
  * answered again by the closest-point loop, in bundles of such lanes. */
 
 /* Steps of the boolean pass before a lane goes to the closest-point loop. */
+#ifndef GJKB_K_HIT_CAP
 #define GJKB_K_HIT_CAP 16u
+#endif
 
 /* x has the sign of the volume: positive where pos, negative where neg. */
 static inline mw same_sign(fw x, mw pos, mw neg)
