@@ -301,89 +301,12 @@ typedef struct pose_w {
     v3w t;
 } pose_w;
 
-/* ---- sub-distance: closest point of a simplex to the origin ------------ */
+/* ---- the simplex and one sub-distance step ---------------------------- */
 
-/* Candidate answer: the closest point v, |v|^2, and weights of slots 0..3. */
-typedef struct cand_w {
-    v3w v;
-    fw vv, l[4];
-} cand_w;
-
-/* Keeps c where m (and its distance is smaller than best's), else best. */
-static GJKB_INLINE cand_w cand_pick(mw m, cand_w c, cand_w best)
+/* x has the sign of the volume: positive where pos, negative where neg. */
+static inline mw same_sign(fw x, mw pos, mw neg)
 {
-    mw take = mw_and(m, fw_lt(c.vv, best.vv));
-    cand_w r;
-    r.v = v3_sel(take, c.v, best.v);
-    r.vv = fw_sel(take, c.vv, best.vv);
-    for (int i = 0; i < 4; i++)
-        r.l[i] = fw_sel(take, c.l[i], best.l[i]);
-    return r;
-}
-
-static GJKB_INLINE cand_w cand_none(void)
-{
-    cand_w r;
-    r.v = v3_splat(0.0f, 0.0f, 0.0f);
-    r.vv = fw_splat(INFINITY);
-    for (int i = 0; i < 4; i++)
-        r.l[i] = fw_zero();
-    return r;
-}
-
-/* Segment from the newest point p (slot sp) to q (slot sq), clamped, so it
- * also covers the vertex p. */
-static GJKB_INLINE cand_w seg_closest(v3w p, int sp, v3w q, int sq)
-{
-    const fw zero = fw_zero(), one = fw_splat(1.0f);
-    v3w e = v3_sub(q, p);
-    fw ee = v3_dot(e, e);
-    fw num = fw_neg(v3_dot(p, e));
-    mw long_enough = fw_gt(ee, zero);
-    fw t = fw_sel(long_enough, fw_div(num, fw_sel(long_enough, ee, one)), zero);
-    t = fw_min(fw_max(t, zero), one);
-    cand_w c = cand_none();
-    c.v = v3_madd(p, e, t);
-    c.vv = v3_dot(c.v, c.v);
-    c.l[sp] = fw_sub(one, t);
-    c.l[sq] = t;
-    return c;
-}
-
-/* Interior of triangle (a, b, c): valid where the origin projects strictly
- * inside a non-degenerate triangle. The weights are the signed areas
- * n.(b x c), n.(c x a), n.(a x b): no differences of products of dot
- * products, which cancel badly on slivers. */
-static GJKB_INLINE cand_w tri_face(v3w a, int sa, v3w b, int sb, v3w c, int sc, mw *inside)
-{
-    const fw zero = fw_zero(), one = fw_splat(1.0f);
-    v3w n = v3_cross(v3_sub(b, a), v3_sub(c, a));
-    fw la = v3_dot(n, v3_cross(b, c));
-    fw lb = v3_dot(n, v3_cross(c, a));
-    fw lc = v3_dot(n, v3_cross(a, b));
-    fw nn = v3_dot(n, n);
-    *inside = mw_and(mw_and(fw_gt(la, zero), fw_gt(lb, zero)), mw_and(fw_gt(lc, zero), fw_gt(nn, zero)));
-    /* Weights normalized by their own sum; v as their convex combination
-     * stays a point of the simplex (an upper bound) even on a sliver whose
-     * normal is inaccurate. */
-    fw inv_sum = fw_div(one, fw_sel(*inside, fw_add(fw_add(la, lb), lc), one));
-    cand_w r = cand_none();
-    r.l[sa] = fw_mul(la, inv_sum);
-    r.l[sb] = fw_mul(lb, inv_sum);
-    r.l[sc] = fw_mul(lc, inv_sum);
-    r.v = v3_add(v3_add(v3_scale(a, r.l[sa]), v3_scale(b, r.l[sb])), v3_scale(c, r.l[sc]));
-    r.vv = v3_dot(r.v, r.v);
-    return r;
-}
-
-/* Triangle with newest point c (slot 2): edges ca, cb and the face. */
-static GJKB_INLINE cand_w tri_closest(v3w a, v3w b, v3w c)
-{
-    mw inside;
-    cand_w best = seg_closest(c, 2, a, 0);
-    best = cand_pick(mw_true(), seg_closest(c, 2, b, 1), best);
-    cand_w face = tri_face(a, 0, b, 1, c, 2, &inside);
-    return cand_pick(inside, face, best);
+    return mw_or(mw_and(pos, fw_gt(x, fw_zero())), mw_and(neg, fw_lt(x, fw_zero())));
 }
 
 /* det(a, b, c) = a . (b x c) */
@@ -392,72 +315,147 @@ static GJKB_INLINE fw det3(v3w a, v3w b, v3w c)
     return v3_dot(a, v3_cross(b, c));
 }
 
-/* Tetrahedron with newest point d (slot 3): the origin inside (enclosed),
- * else the best of the edges and faces through d. */
-static GJKB_INLINE cand_w tet_closest(v3w a, v3w b, v3w c, v3w d, mw *enclosed)
-{
-    const fw zero = fw_zero();
-    /* Barycentric numerators of the origin: all of one sign with the volume
-     * means inside. A flat tetrahedron (volume 0) never encloses. */
-    v3w ab = v3_sub(b, a), ac = v3_sub(c, a), ad = v3_sub(d, a), ao = v3_neg(a);
-    fw vol = det3(ab, ac, ad);
-    fw nb = det3(ao, ac, ad), nc = det3(ab, ao, ad), nd = det3(ab, ac, ao);
-    fw na = fw_sub(fw_sub(fw_sub(vol, nb), nc), nd);
-    mw pos = mw_and(mw_and(fw_gt(na, zero), fw_gt(nb, zero)), mw_and(fw_gt(nc, zero), fw_gt(nd, zero)));
-    mw neg = mw_and(mw_and(fw_lt(na, zero), fw_lt(nb, zero)), mw_and(fw_lt(nc, zero), fw_lt(nd, zero)));
-    *enclosed = mw_or(mw_and(fw_gt(vol, zero), pos), mw_and(fw_lt(vol, zero), neg));
-
-    mw in;
-    cand_w best = seg_closest(d, 3, a, 0);
-    best = cand_pick(mw_true(), seg_closest(d, 3, b, 1), best);
-    best = cand_pick(mw_true(), seg_closest(d, 3, c, 2), best);
-    cand_w f = tri_face(a, 0, b, 1, d, 3, &in);
-    best = cand_pick(in, f, best);
-    f = tri_face(a, 0, c, 2, d, 3, &in);
-    best = cand_pick(in, f, best);
-    f = tri_face(b, 1, c, 2, d, 3, &in);
-    return cand_pick(in, f, best);
-}
-
-/* ---- the simplex -------------------------------------------------------- */
-
+/* Up to three kept points of A - B, newest first, their A support points
+ * (distance mode: for the witnesses) and the weights of the current
+ * closest point; unused slots weigh 0. */
 typedef struct simplex_w {
-    v3w p[4];     /* Minkowski points a - b */
-    v3w pa[4];    /* their A support points (distance mode: witnesses) */
-    fw l[4];      /* weights of the current closest point */
-    fw n;         /* occupied slots 0..n-1, as a float count */
+    v3w q[3], qa[3];
+    fw l[3];
+    fw n;
 } simplex_w;
 
-/* Where m: takes the weights l, then moves the slots with weight to the
- * front in place, keeping their order (a slot only ever moves down, so
- * reading slot i after writing slots below it is safe). */
-static GJKB_INLINE void simplex_commit(simplex_w *s, mw m, const fw l[4], int witnesses)
+/* A step's answer: the new simplex, its closest point, and whether the new
+ * tetrahedron encloses the origin. */
+typedef struct step_w {
+    simplex_w s;
+    v3w v;
+    fw vv;
+    mw enclosed;
+} step_w;
+
+/* The sub-distance step with the new point a (A part aa), in the cascade
+ * of hit.inl: a tetrahedron that does not enclose the origin passes on its
+ * first face through a with the origin outside, a triangle its edge through
+ * a or the face, a segment its vertex a or itself; only features through a
+ * are considered (in exact arithmetic the closest one always is). Only the
+ * kept feature's closest point is computed: by signed areas for a face (no
+ * differences of products of dot products, which cancel on slivers),
+ * clamped for an edge. A case that no active lane has is skipped. */
+static GJKB_INLINE step_w closest_step(const simplex_w *s, v3w a, v3w aa, mw active, const int witnesses)
 {
-    const fw zero = fw_zero(), one = fw_splat(1.0f);
-    fw pos = zero;
-    for (int i = 0; i < 4; i++) {
-        mw keep = mw_and(m, fw_gt(l[i], zero));
-        for (int j = 0; j <= i; j++) {
-            mw to = mw_and(keep, fw_eq(pos, fw_splat((float)j)));
-            s->p[j] = v3_sel(to, s->p[i], s->p[j]);
-            if (witnesses)
-                s->pa[j] = v3_sel(to, s->pa[i], s->pa[j]);
-            s->l[j] = fw_sel(to, l[i], s->l[j]);
+    const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
+    step_w r;
+    r.enclosed = mw_false();
+    mw tri = mw_and(active, fw_eq(s->n, two));
+    mw line = mw_and(active, fw_eq(s->n, one));
+    v3w tb = s->q[0], tc = s->q[1], tba = s->qa[0], tca = s->qa[1];
+    mw s3 = mw_and(active, fw_eq(s->n, three));
+    if (mw_any(s3)) {
+        /* Tetrahedron (a, q0, q1, q2): barycentric numerators of the origin;
+         * all of the volume's sign means enclosed. */
+        v3w ab = v3_sub(s->q[0], a), ac = v3_sub(s->q[1], a), ae = v3_sub(s->q[2], a), ao = v3_neg(a);
+        v3w x1 = v3_cross(ac, ae), x2 = v3_cross(ae, ab), x3 = v3_cross(ab, ac);
+        fw vol = v3_dot(ab, x1);
+        fw nb = v3_dot(ao, x1), nc = v3_dot(ao, x2), ne = v3_dot(ao, x3);
+        fw na = fw_sub(fw_sub(fw_sub(vol, nb), nc), ne);
+        mw pos = fw_gt(vol, zero), neg = fw_lt(vol, zero);
+        mw in_b = same_sign(nb, pos, neg), in_c = same_sign(nc, pos, neg), in_e = same_sign(ne, pos, neg);
+        r.enclosed = mw_and(s3, mw_and(mw_and(same_sign(na, pos, neg), in_b), mw_and(in_c, in_e)));
+        /* The face through a with the origin farthest outside its plane
+         * (squared plane distances; faces with the origin inside score -1). */
+        fw m1 = v3_dot(x1, x1), m2 = v3_dot(x2, x2), m3 = v3_dot(x3, x3);
+        fw d1 = fw_sel(in_b, fw_splat(-1.0f), fw_div(fw_mul(nb, nb), fw_sel(fw_gt(m1, zero), m1, one)));
+        fw d2 = fw_sel(in_c, fw_splat(-1.0f), fw_div(fw_mul(nc, nc), fw_sel(fw_gt(m2, zero), m2, one)));
+        fw d3 = fw_sel(in_e, fw_splat(-1.0f), fw_div(fw_mul(ne, ne), fw_sel(fw_gt(m3, zero), m3, one)));
+        mw abc = mw_and(mw_not(in_e), mw_and(fw_ge(d3, d2), fw_ge(d3, d1)));
+        mw abe = mw_andnot(mw_and(mw_not(in_c), fw_ge(d2, d1)), abc);
+        mw b_is_c = mw_and(s3, mw_not(mw_or(abc, abe))), c_is_e = mw_andnot(s3, abc);
+        tb = v3_sel(b_is_c, s->q[1], tb);
+        tc = v3_sel(c_is_e, s->q[2], tc);
+        if (witnesses) {
+            tba = v3_sel(b_is_c, s->qa[1], tba);
+            tca = v3_sel(c_is_e, s->qa[2], tca);
         }
-        pos = fw_add(pos, fw_sel(keep, one, zero));
+        tri = mw_or(tri, mw_andnot(s3, r.enclosed));
     }
-    /* Slots past the new count carry no weight. */
-    for (int j = 0; j < 4; j++)
-        s->l[j] = fw_sel(mw_and(m, fw_le(pos, fw_splat((float)j))), zero, s->l[j]);
-    s->n = fw_sel(m, pos, s->n);
+
+    v3w lb = s->q[0], lba = s->qa[0];
+    mw face = mw_false();
+    v3w vf = a;
+    fw fl[3] = { one, zero, zero };
+    if (mw_any(tri)) {
+        /* Triangle (a, tb, tc): the signed areas of the origin's projection
+         * are the weights of a, tb and tc. */
+        v3w nrm = v3_cross(v3_sub(tb, a), v3_sub(tc, a));
+        fw wa = v3_dot(nrm, v3_cross(tb, tc));
+        fw wb = v3_dot(nrm, v3_cross(tc, a));
+        fw wc = v3_dot(nrm, v3_cross(a, tb));
+        /* Beyond edge a-tc with the origin ahead of a along it: that edge;
+         * beyond an edge through a otherwise: edge a-tb or the vertex, as the
+         * segment case decides; else the face. */
+        mw out_c = fw_lt(wb, zero), out_b = fw_lt(wc, zero);
+        mw to_c = mw_and(out_c, fw_lt(v3_dot(v3_sub(tc, a), a), zero));
+        face = mw_andnot(tri, mw_or(mw_or(out_c, out_b), mw_not(mw_and(fw_ge(wa, zero),
+                                                                        fw_gt(v3_dot(nrm, nrm), zero)))));
+        fw inv = fw_div(one, fw_sel(face, fw_add(fw_add(wa, wb), wc), one));
+        fl[0] = fw_mul(wa, inv);
+        fl[1] = fw_mul(wb, inv);
+        fl[2] = fw_mul(wc, inv);
+        vf = v3_add(v3_add(v3_scale(a, fl[0]), v3_scale(tb, fl[1])), v3_scale(tc, fl[2]));
+        mw down = mw_andnot(tri, face), down_c = mw_and(down, to_c);
+        lb = v3_sel(down_c, tc, v3_sel(down, tb, lb));
+        if (witnesses)
+            lba = v3_sel(down_c, tca, v3_sel(down, tba, lba));
+        line = mw_or(line, down);
+    }
+
+    mw edge = mw_false();
+    v3w ve = a;
+    fw t = zero;
+    if (mw_any(line)) {
+        /* Segment (a, lb), clamped: the edge while the origin is ahead of a. */
+        v3w e = v3_sub(lb, a);
+        fw num = fw_neg(v3_dot(e, a)), ee = v3_dot(e, e);
+        edge = mw_and(line, mw_and(fw_gt(num, zero), fw_gt(ee, zero)));
+        t = fw_sel(edge, fw_min(fw_div(num, fw_sel(edge, ee, one)), one), zero);
+        ve = v3_add(a, v3_scale(e, t));
+    }
+
+    /* The kept feature, newest point first. */
+    r.v = v3_sel(face, vf, v3_sel(edge, ve, a));
+    r.vv = v3_dot(r.v, r.v);
+    r.s.q[0] = a;
+    r.s.q[1] = v3_sel(face, tb, lb);
+    r.s.q[2] = tc;
+    r.s.qa[0] = aa;
+    r.s.qa[1] = witnesses ? v3_sel(face, tba, lba) : aa;
+    r.s.qa[2] = witnesses ? tca : aa;
+    r.s.l[0] = fw_sel(face, fl[0], fw_sub(one, t));
+    r.s.l[1] = fw_sel(face, fl[1], t);
+    r.s.l[2] = fw_sel(face, fl[2], zero);
+    r.s.n = fw_sel(face, three, fw_sel(edge, two, one));
+    return r;
+}
+
+/* Keeps b where m, else a's slots. */
+static GJKB_INLINE simplex_w simplex_sel(mw m, const simplex_w *b, const simplex_w *a, const int witnesses)
+{
+    simplex_w r;
+    for (int i = 0; i < 3; i++) {
+        r.q[i] = v3_sel(m, b->q[i], a->q[i]);
+        r.qa[i] = witnesses ? v3_sel(m, b->qa[i], a->qa[i]) : a->qa[i];
+        r.l[i] = fw_sel(m, b->l[i], a->l[i]);
+    }
+    r.n = fw_sel(m, b->n, a->n);
+    return r;
 }
 
 /* Witness points on A's and B's cores from the simplex weights. */
 static GJKB_INLINE void simplex_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
 {
-    v3w a = v3_scale(s->pa[0], s->l[0]);
-    for (int i = 1; i < 4; i++)
-        a = v3_madd(a, s->pa[i], s->l[i]);
+    v3w a = v3_scale(s->qa[0], s->l[0]);
+    for (int i = 1; i < 3; i++)
+        a = v3_madd(a, s->qa[i], s->l[i]);
     *wa = a;
     *wb = v3_sub(a, v);
 }
@@ -584,8 +582,8 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     v3w v = v3_neg(dir);
     fw vv = v3_dot(v, v);
     simplex_w sx;
-    for (int i = 0; i < 4; i++) {
-        sx.p[i] = sx.pa[i] = v3_splat(0.0f, 0.0f, 0.0f);
+    for (int i = 0; i < 3; i++) {
+        sx.q[i] = sx.qa[i] = v3_zero();
         sx.l[i] = zero;
     }
     sx.n = zero;
@@ -625,41 +623,9 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
         if (!mw_any(active))
             break;
 
-        /* Put w into the first free slot. The count moves only on commit,
-         * so a lane that stalls keeps its simplex (the slot past its count
-         * is scratch). */
-        for (int k = 0; k < 4; k++) {
-            mw slot = mw_and(active, fw_eq(sx.n, fw_splat((float)k)));
-            sx.p[k] = v3_sel(slot, w, sx.p[k]);
-            if (distance_mode)
-                sx.pa[k] = v3_sel(slot, pa, sx.pa[k]);
-        }
-        fw size = fw_add(sx.n, one);
-
-        /* Sub-distance for every simplex size some active lane has. */
-        cand_w c = cand_none();
-        mw enclosed = mw_false();
-        mw n1 = mw_and(active, fw_eq(size, one));
-        mw n2 = mw_and(active, fw_eq(size, fw_splat(2.0f)));
-        mw n3 = mw_and(active, fw_eq(size, fw_splat(3.0f)));
-        mw n4 = mw_and(active, fw_eq(size, fw_splat(4.0f)));
-        if (mw_any(n1)) {
-            cand_w c1 = cand_none();
-            c1.v = sx.p[0];
-            c1.vv = v3_dot(c1.v, c1.v);
-            c1.l[0] = one;
-            c = cand_pick(n1, c1, c);
-        }
-        if (mw_any(n2))
-            c = cand_pick(n2, seg_closest(sx.p[1], 1, sx.p[0], 0), c);
-        if (mw_any(n3))
-            c = cand_pick(n3, tri_closest(sx.p[0], sx.p[1], sx.p[2]), c);
-        if (mw_any(n4)) {
-            mw in;
-            cand_w c4 = tet_closest(sx.p[0], sx.p[1], sx.p[2], sx.p[3], &in);
-            c = cand_pick(n4, c4, c);
-            enclosed = mw_and(n4, in);
-        }
+        /* The simplex with w, and its closest point. */
+        step_w c = closest_step(&sx, w, pa, active, distance_mode);
+        mw enclosed = c.enclosed;
 
         /* Cores overlap: the origin is enclosed or v vanished. */
         mw core = mw_and(active, mw_or(enclosed, fw_le(c.vv, tiny)));
@@ -680,7 +646,7 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
         }
         mw commit = mw_andnot(mw_andnot(active, core), stall);
 
-        simplex_commit(&sx, commit, c.l, distance_mode);
+        sx = simplex_sel(commit, &c.s, &sx, distance_mode);
         v = v3_sel(commit, c.v, v);
         vv = fw_sel(commit, c.vv, vv);
         best_vv = fw_min(best_vv, fw_sel(commit, vv, best_vv));

@@ -24,12 +24,6 @@
 #define GJKB_K_HIT_CAP 16u
 #endif
 
-/* x has the sign of the volume: positive where pos, negative where neg. */
-static inline mw same_sign(fw x, mw pos, mw neg)
-{
-    return mw_or(mw_and(pos, fw_gt(x, fw_zero())), mw_and(neg, fw_lt(x, fw_zero())));
-}
-
 /* Answers one bundle; returns the bits of its lanes left to retry. */
 static GJKB_INLINE unsigned hit_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
                                        const gjkb__lanes *ln, size_t o, uint32_t cap)
