@@ -13,12 +13,18 @@
  * which changes time, never bits.
  *
  * GJK runs on the cores (margins zero); margins are applied to the answer.
- * The simplex lives in four fixed slots with the newest point last; after
- * each sub-distance step it is compacted to the vertices that carry weight.
- * The sub-distance step considers only features that contain the newest
- * point (in exact arithmetic the closest feature always does); when
- * rounding breaks that, the distance stops decreasing and the lane stops on
- * the no-progress test with its previous, consistent state. */
+ * The simplex keeps at most three points, newest first; each step adds the
+ * support point and keeps the feature through it nearest the origin (a
+ * cascade: tetrahedron, triangle, segment, closest_step), computing only
+ * that feature's closest point. When rounding picks a feature that is not
+ * nearer, the distance stops decreasing and the lane stops on the
+ * no-progress test with its previous, consistent state.
+ *
+ * Hit mode is the same loop, stopping as soon as the answer is proven: a
+ * support plane beyond the touching band, an enclosing tetrahedron, or a
+ * closest point within the band. A chunk runs in two passes (run_passes):
+ * every bundle for a few steps, then the lanes left over in bundles of
+ * their own, so that slow lanes do not hold up whole bundles. */
 
 #include "gjkbatch.h"
 #include "kernel/packed.h"
@@ -51,7 +57,11 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
  * touching can stall float GJK well before the tolerance. Rare, and the
  * decision is per lane, so results stay bit-identical across widths. */
 #define GJKB_K_REFINE 1e-4f
-/* Steps of a distance query's first pass (run_passes). */
+/* Steps of a first pass (run_passes), hit and distance mode; build-time
+ * overridable for tuning. */
+#ifndef GJKB_K_HIT_CAP
+#define GJKB_K_HIT_CAP 16u
+#endif
 #ifndef GJKB_K_DIST_CAP
 #define GJKB_K_DIST_CAP 8u
 #endif
@@ -309,12 +319,6 @@ static inline mw same_sign(fw x, mw pos, mw neg)
     return mw_or(mw_and(pos, fw_gt(x, fw_zero())), mw_and(neg, fw_lt(x, fw_zero())));
 }
 
-/* det(a, b, c) = a . (b x c) */
-static GJKB_INLINE fw det3(v3w a, v3w b, v3w c)
-{
-    return v3_dot(a, v3_cross(b, c));
-}
-
 /* Up to three kept points of A - B, newest first, their A support points
  * (distance mode: for the witnesses) and the weights of the current
  * closest point; unused slots weigh 0. */
@@ -333,11 +337,12 @@ typedef struct step_w {
     mw enclosed;
 } step_w;
 
-/* The sub-distance step with the new point a (A part aa), in the cascade
- * of hit.inl: a tetrahedron that does not enclose the origin passes on its
- * first face through a with the origin outside, a triangle its edge through
- * a or the face, a segment its vertex a or itself; only features through a
- * are considered (in exact arithmetic the closest one always is). Only the
+/* The sub-distance step with the new point a (A part aa), as a cascade
+ * (after triple-product GJK): a tetrahedron that does not enclose the
+ * origin passes on its face through a with the origin farthest outside, a
+ * triangle its edge through a or the face, a segment its vertex a or
+ * itself; only features through a are considered (in exact arithmetic the
+ * closest one always is). Only the
  * kept feature's closest point is computed: by signed areas for a face (no
  * differences of products of dot products, which cancel on slivers),
  * clamped for an edge. A case that no active lane has is skipped. */
@@ -688,6 +693,8 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     mw ovl = iw_eq(status, iw_splat(K_OVERLAP));
     if (!distance_mode) {
         fw_store(ln->dist + o, fw_sel(ovl, zero, nan));
+        /* A retry starts from the axis reached, in world axes. */
+        v3_store(ln->nx + o, ln->ny + o, ln->nz + o, mat_mul(ra, v3_neg(v)));
         return mw_bits(retry);
     }
     fw dist = fw_sel(done_sep, lower, gap);
@@ -767,9 +774,6 @@ static GJKB_INLINE void redo_lanes(const gjkb__world *w, const uint32_t *order, 
     }
 }
 
-/* Hit mode's boolean pass (hit.inl). */
-#include "kernel/hit.inl"
-
 /* A chunk in two passes: every bundle for at most `cap` steps (most lanes
  * are done well within), then the lanes left over, in bundles of their own,
  * so that a few slow lanes do not hold up whole bundles. */
@@ -786,7 +790,7 @@ static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, 
         cap = w->max_iterations;
     uint32_t lane[REDO], nr = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
-        unsigned bits = distance_mode ? gjk_bundle(w, order, count, l, o, 1, cap) : hit_bundle(w, order, count, l, o, cap);
+        unsigned bits = gjk_bundle(w, order, count, l, o, distance_mode, cap);
         for (uint32_t i = 0; bits; i++, bits >>= 1)
             if (bits & 1u)
                 lane[nr++] = o + i;
