@@ -10,19 +10,42 @@
 // Before the benchmarks a sanity pass checks the reference and each peer on
 // hand-made pairs with known answers, and compares every peer's verdicts
 // with the reference on every workload; --gjkb_no_sanity skips it.
+//
+// Broadphase (broad_harness.h's scenes, boxes given directly):
+//   BM_broad/<scene>/<backend>/threads:<n>   one gjkb_find_pairs call
+//   BM_bullet_dbvt/<scene>/{build,update}    btDbvtBroadphase   (GJKB_PEERS)
+//   BM_bullet_sweep3/<scene>/{build,update}  btAxisSweep3 / bt32BitAxisSweep3
+// build: a fresh broadphase gets every box as a new proxy and finds the
+// pairs; update: one frame in which every box moves (setAabb on all, then
+// calculateOverlappingPairs), alternating between the scene's two moved
+// copies. Counters: items_per_second (boxes per second of wall time), pairs
+// (found, or held in Bullet's pair cache), overlapping (of Bullet's, those
+// whose boxes really overlap), expected (the independent count for the same
+// boxes, when the sanity pass ran) and, on x86, cycles: time-stamp counter
+// ticks per call (reference cycles at the TSC's fixed rate, not core
+// cycles). A scene's sanity check (every backend's pair count against brute
+// force or a sort-based checker) runs when its first benchmark does; each
+// Bullet benchmark checks its own broadphase's pairs the first time.
 #include <benchmark/benchmark.h>
 
+#include "broad_harness.h"
 #include "harness.h"
 #ifdef GJKB_PEERS
 #include "peers.h"
 #endif
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define BENCH_HAVE_TSC 1
+#endif
 
 namespace {
 
@@ -176,6 +199,411 @@ void bm_peer(benchmark::State &state, int w, Peer peer)
     state.counters["mismatch"] = g_wl.mismatches();
 }
 #endif
+
+// ---- broadphase -----------------------------------------------------------
+
+// The timed work of each iteration, summed: wall time (for items/s; the
+// library's threads make the main thread's CPU time the wrong measure) and
+// on x86 time-stamp counter ticks. Google Benchmark's own time columns stay
+// as they are (no UseRealTime, which would add /real_time to the names).
+struct Clock {
+    double wall = 0;
+    uint64_t ticks = 0;
+    std::chrono::steady_clock::time_point t0;
+    uint64_t c0 = 0;
+
+    void begin()
+    {
+        t0 = std::chrono::steady_clock::now();
+#ifdef BENCH_HAVE_TSC
+        c0 = __rdtsc();
+#endif
+    }
+    void end()
+    {
+#ifdef BENCH_HAVE_TSC
+        ticks += __rdtsc() - c0;
+#endif
+        wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    // items_per_second: boxes per second of wall time; cycles: ticks a call
+    void report(benchmark::State &state, uint32_t boxes) const
+    {
+        if (state.iterations() == 0 || wall <= 0)
+            return;
+        state.counters["items_per_second"] = (double)state.iterations() * boxes / wall;
+#ifdef BENCH_HAVE_TSC
+        state.counters["cycles"] = (double)ticks / (double)state.iterations();
+#endif
+    }
+};
+
+const int broad_threads[] = { 1, 2 };
+bool g_broad_sanity = true;
+
+// One scene, built on its first benchmark and kept to the end (the largest,
+// with both Bullet broadphases alive, takes some tens of MB).
+struct BroadScene {
+    bool loaded = false;
+    bench_broad_scene s{};
+    // the independent counts for the base and the two moved copies; -1:
+    // not counted (sanity skipped)
+    int64_t expect[3] = { -1, -1, -1 };
+#ifdef GJKB_PEERS
+    bench_bullet_broad *live[2] = {};   // per kind: the one /update moves
+    unsigned frame[2] = {};
+    bool built_checked[2] = {};         // a build's pairs were reported
+    bool checked[2] = {};               // the live one's frames were
+#endif
+
+    const bench_boxes *boxes(int k) const { return k == 0 ? &s.base : &s.moved[k - 1]; }
+
+    void release()
+    {
+#ifdef GJKB_PEERS
+        for (bench_bullet_broad *&p : live) {
+            bench_bullet_broad_free(p);
+            p = nullptr;
+        }
+#endif
+        if (loaded)
+            bench_broad_free(&s);
+        loaded = false;
+    }
+    bool load(int scene);
+};
+
+BroadScene g_broad[BROAD_SCENES];
+// A context per backend and thread count, shared by the scenes.
+gjkb_context *g_broad_ctx[GJKB_BACKEND_COUNT][2];
+
+gjkb_context *broad_context(gjkb_backend b, int t)
+{
+    gjkb_context *&ctx = g_broad_ctx[b][t == 1 ? 0 : 1];
+    if (!ctx) {
+        gjkb_config cfg = { b, 0 };
+        if (gjkb_create(&cfg, &ctx) != GJKB_OK)
+            return ctx = nullptr;
+        if (gjkb_set_threads(ctx, t) != GJKB_OK) {
+            gjkb_destroy(ctx);
+            ctx = nullptr;
+        }
+    }
+    return ctx;
+}
+
+void broad_release()
+{
+    for (BroadScene &sc : g_broad)
+        sc.release();
+    for (auto &row : g_broad_ctx)
+        for (gjkb_context *&c : row) {
+            gjkb_destroy(c);
+            c = nullptr;
+        }
+}
+
+// Whether this build runs the library's threads (OpenMP).
+bool broad_have_threads()
+{
+    gjkb_context *ctx = nullptr;
+    if (gjkb_create(nullptr, &ctx) != GJKB_OK)
+        return false;
+    bool ok = gjkb_set_threads(ctx, 2) == GJKB_OK;
+    gjkb_destroy(ctx);
+    return ok;
+}
+
+const char *copy_name(int k)
+{
+    return k == 0 ? "base" : k == 1 ? "moved copy 1" : "moved copy 2";
+}
+
+// The checker's counts, and every backend and thread count against them.
+// Bullet is checked by its own benchmarks, which build it anyway (a
+// bt32BitAxisSweep3 of 100k boxes takes minutes to build).
+bool BroadScene::load(int scene)
+{
+    if (loaded)
+        return true;
+    if (bench_broad_make(&s, scene, 1) != 0)
+        return false;
+    loaded = true;
+    if (!g_broad_sanity)
+        return true;
+
+    // Brute force where it is quick, else the sort-based count, itself
+    // checked against brute force on the base boxes of 10k.
+    const char *name = bench_broad_scene_name(scene);
+    const bool brute = s.base.count <= 20000;
+    std::vector<std::string> warnings;
+    std::string line = std::string("sanity: broad ") + name + ": " + std::to_string(s.base.count) + " boxes;";
+    for (int k = 0; k < 3; k++) {
+        int64_t sorted = bench_broad_sorted_count(boxes(k));
+        if (sorted < 0)
+            return false;
+        expect[k] = sorted;
+        if (brute && k == 0) {
+            int64_t b = (int64_t)bench_broad_brute_count(boxes(k));
+            if (b != sorted)
+                warnings.push_back("the sort-based count " + std::to_string(sorted) + " differs from brute force " +
+                                   std::to_string(b));
+            expect[k] = b;
+        }
+        line += std::string(" ") + copy_name(k) + " " + std::to_string(expect[k]) + " pairs" +
+                (brute && k == 0 ? " (brute force)" : " (sort-based count)") + (k < 2 ? "," : "");
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+
+    line = std::string("sanity: broad ") + name + ": gjkb_find_pairs counts differing (base and moved copies):";
+    for (int b = GJKB_BACKEND_SCALAR; b <= GJKB_BACKEND_NEON; b++) {
+        gjkb_backend be = (gjkb_backend)b;
+        if (!gjkb_backend_available(be))
+            continue;
+        for (int t : broad_threads) {
+            gjkb_context *ctx = broad_context(be, t);
+            if (!ctx)
+                continue;
+            int bad = 0;
+            for (int k = 0; k < 3; k++) {
+                gjkb_pairs out{};
+                if (gjkb_find_pairs(ctx, &boxes(k)->aabbs, nullptr, &out) != GJKB_OK) {
+                    warnings.push_back(std::string("gjkb_find_pairs failed: ") + gjkb_last_error(ctx));
+                    bad++;
+                    continue;
+                }
+                uint32_t real = bench_broad_overlapping(boxes(k), out.a, out.b, out.count);
+                if ((int64_t)out.count != expect[k] || real != out.count) {
+                    bad++;
+                    warnings.push_back(std::string(gjkb_backend_name(be)) + " threads:" + std::to_string(t) +
+                                       " finds " + std::to_string(out.count) + " pairs (" + std::to_string(real) +
+                                       " overlapping) on the " + copy_name(k) + ", the checker " +
+                                       std::to_string(expect[k]));
+                }
+            }
+            line += std::string(" ") + gjkb_backend_name(be) + "/threads:" + std::to_string(t) + " " +
+                    std::to_string(bad);
+        }
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+    for (const std::string &msg : warnings)
+        std::fprintf(stderr, "WARNING sanity: broad %s: %s\n", name, msg.c_str());
+    return true;
+}
+
+void bm_broad(benchmark::State &state, int scene, gjkb_backend backend, int threads)
+{
+    BroadScene &g = g_broad[scene];
+    if (!g.load(scene)) {
+        state.SkipWithError("out of memory building the scene");
+        return;
+    }
+    gjkb_context *ctx = broad_context(backend, threads);
+    if (!ctx) {
+        state.SkipWithError("gjkb_create or gjkb_set_threads failed");
+        return;
+    }
+    const gjkb_aabbs *boxes = &g.s.base.aabbs;
+    gjkb_pairs out{};
+    // one call first: the context's buffers grow to the scene's size
+    gjkb_error err = gjkb_find_pairs(ctx, boxes, nullptr, &out);
+    Clock clock;
+    for (auto _ : state) {
+        if (err != GJKB_OK)
+            break;
+        clock.begin();
+        err = gjkb_find_pairs(ctx, boxes, nullptr, &out);
+        clock.end();
+        benchmark::DoNotOptimize(out.count);
+        benchmark::ClobberMemory();
+    }
+    if (err != GJKB_OK) {
+        state.SkipWithError(gjkb_last_error(ctx));
+        return;
+    }
+    state.counters["pairs"] = out.count;
+    if (g.expect[0] >= 0)
+        state.counters["expected"] = (double)g.expect[0];
+    clock.report(state, g.s.base.count);
+}
+
+#ifdef GJKB_PEERS
+const char *const bt_names[] = { "dbvt", "sweep3" };
+
+// A sweep and prune above 16-bit range: boxes are inserted one at a time,
+// each edge sorted into place by insertion, O(n^2) (100k boxes: minutes).
+bool bt_build_is_slow(int kind, uint32_t boxes)
+{
+    return kind == BENCH_BT_SWEEP3 && boxes > BENCH_BT_SWEEP3_16BIT_MAX;
+}
+
+// Bullet's pairs on boxes k of the scene against the checker's count: the
+// cached pairs that overlap must be exactly the checker's.
+std::string bt_check(BroadScene &g, const bench_bullet_broad *p, int k, std::vector<std::string> &warnings)
+{
+    uint32_t cached = bench_bullet_broad_pairs(p), exact = bench_bullet_broad_exact(p, g.boxes(k));
+    if (g.expect[k] >= 0 && (int64_t)exact != g.expect[k])
+        warnings.push_back(std::string(bench_bullet_broad_impl(p)) + " holds " + std::to_string(exact) +
+                           " overlapping pairs on the " + copy_name(k) + ", the checker finds " +
+                           std::to_string(g.expect[k]));
+    return std::to_string(cached) + " pairs cached, " + std::to_string(exact) + " overlapping (checker " +
+           (g.expect[k] >= 0 ? std::to_string(g.expect[k]) : std::string("skipped")) + ")";
+}
+
+void bt_warn(int scene, const std::vector<std::string> &warnings)
+{
+    for (const std::string &msg : warnings)
+        std::fprintf(stderr, "WARNING sanity: broad %s: %s\n", bench_broad_scene_name(scene), msg.c_str());
+}
+
+void bm_bullet_build(benchmark::State &state, int scene, int kind)
+{
+    BroadScene &g = g_broad[scene];
+    if (!g.load(scene)) {
+        state.SkipWithError("out of memory building the scene");
+        return;
+    }
+    bench_bullet_broad *p = nullptr;
+    bool ok = true;
+    Clock clock;
+    for (auto _ : state) {
+        // a fresh broadphase; the last one's teardown is not timed
+        state.PauseTiming();
+        bench_bullet_broad_free(p);
+        p = bench_bullet_broad_new(kind, g.s.base.count, g.s.world_min, g.s.world_max);
+        ok = p != nullptr;
+        state.ResumeTiming();
+        if (!ok)
+            break;
+        clock.begin();
+        ok = bench_bullet_broad_add(p, &g.s.base) == 0;
+        clock.end();
+        if (!ok)
+            break;
+    }
+    if (!ok || !p) {
+        bench_bullet_broad_free(p);
+        state.SkipWithError("Bullet ran out of memory");
+        return;
+    }
+    std::vector<std::string> warnings;
+    std::string check = bt_check(g, p, 0, warnings);
+    if (!g.built_checked[kind]) {
+        if (g_broad_sanity)
+            std::fprintf(stderr, "sanity: broad %s: %s build: %s\n", bench_broad_scene_name(scene),
+                         bench_bullet_broad_impl(p), check.c_str());
+        bt_warn(scene, warnings);
+        g.built_checked[kind] = true;
+    }
+    state.counters["pairs"] = bench_bullet_broad_pairs(p);
+    state.counters["overlapping"] = bench_bullet_broad_exact(p, &g.s.base);
+    if (g.expect[0] >= 0)
+        state.counters["expected"] = (double)g.expect[0];
+    clock.report(state, g.s.base.count);
+    // the last build serves /update, which need not build its own
+    if (!g.live[kind])
+        g.live[kind] = p;
+    else
+        bench_bullet_broad_free(p);
+}
+
+void bm_bullet_update(benchmark::State &state, int scene, int kind)
+{
+    BroadScene &g = g_broad[scene];
+    if (!g.load(scene)) {
+        state.SkipWithError("out of memory building the scene");
+        return;
+    }
+    bench_bullet_broad *&p = g.live[kind];
+    if (!p) {   // /build did not run (filtered out): built here, untimed
+        p = bench_bullet_broad_new(kind, g.s.base.count, g.s.world_min, g.s.world_max);
+        if (!p || bench_bullet_broad_add(p, &g.s.base) != 0) {
+            bench_bullet_broad_free(p);
+            p = nullptr;
+            state.SkipWithError("Bullet ran out of memory");
+            return;
+        }
+    }
+    if (!g.checked[kind]) {
+        // the first two frames, checked: then the timed ones alternate
+        std::vector<std::string> warnings;
+        std::string line;
+        for (int k = 1; k <= 2; k++) {
+            bench_bullet_broad_update(p, g.boxes(k));
+            line += std::string(k == 1 ? "" : "; ") + "frame " + std::to_string(k) + ": " + bt_check(g, p, k, warnings);
+        }
+        if (g_broad_sanity)
+            std::fprintf(stderr, "sanity: broad %s: %s update: %s\n", bench_broad_scene_name(scene),
+                         bench_bullet_broad_impl(p), line.c_str());
+        bt_warn(scene, warnings);
+        g.checked[kind] = true;
+        g.frame[kind] = 0;   // the next frame goes to moved copy 1
+    }
+    int last = 0;
+    Clock clock;
+    for (auto _ : state) {
+        last = (int)(g.frame[kind]++ & 1u);   // every frame moves every box
+        clock.begin();
+        bench_bullet_broad_update(p, &g.s.moved[last]);
+        clock.end();
+    }
+    state.counters["pairs"] = bench_bullet_broad_pairs(p);
+    state.counters["overlapping"] = bench_bullet_broad_exact(p, &g.s.moved[last]);
+    if (g.expect[1 + last] >= 0)
+        state.counters["expected"] = (double)g.expect[1 + last];
+    clock.report(state, g.s.base.count);
+}
+#endif
+
+void register_broad()
+{
+    const bool threads = broad_have_threads();
+    for (int sc = 0; sc < BROAD_SCENES; sc++) {
+        const std::string scene = bench_broad_scene_name(sc);
+        for (int b = GJKB_BACKEND_SCALAR; b <= GJKB_BACKEND_NEON; b++) {
+            gjkb_backend be = (gjkb_backend)b;
+            if (!gjkb_backend_available(be))
+                continue;
+            for (int t : broad_threads) {
+                if (t > 1 && !threads)
+                    continue;
+                std::string name = "BM_broad/" + scene + "/" + gjkb_backend_name(be) + "/threads:" + std::to_string(t);
+                benchmark::RegisterBenchmark(name.c_str(), [sc, be, t](benchmark::State &st) {
+                    bm_broad(st, sc, be, t);
+                })->Unit(benchmark::kMicrosecond);
+            }
+        }
+#ifdef GJKB_PEERS
+        for (int kind : { BENCH_BT_DBVT, BENCH_BT_SWEEP3 }) {
+            std::string base = std::string("BM_bullet_") + bt_names[kind] + "/" + scene;
+            auto *build = benchmark::RegisterBenchmark((base + "/build").c_str(), [sc, kind](benchmark::State &st) {
+                bm_bullet_build(st, sc, kind);
+            });
+            build->Unit(benchmark::kMicrosecond);
+            // One build is minutes (one iteration, as it outlasts the minimum
+            // time), and /update reuses it: measured once. Google Benchmark
+            // names it .../build/repeats:1.
+            if (bt_build_is_slow(kind, bench_broad_scene_size(sc)))
+                build->Repetitions(1);
+            benchmark::RegisterBenchmark((base + "/update").c_str(), [sc, kind](benchmark::State &st) {
+                bm_bullet_update(st, sc, kind);
+            })->Unit(benchmark::kMicrosecond);
+        }
+#endif
+    }
+    std::string sizes;
+    for (int sc = 0; sc < BROAD_SCENES; sc++)
+        sizes += std::string(sc ? "," : "") + bench_broad_scene_name(sc) + "=" +
+                 std::to_string(bench_broad_scene_size(sc));
+    benchmark::AddCustomContext("gjkb_broad_boxes", sizes);
+#ifdef GJKB_PEERS
+    std::string sweep3;
+    for (int sc = 0; sc < BROAD_SCENES; sc++)
+        sweep3 += std::string(sc ? "," : "") + bench_broad_scene_name(sc) + "=" +
+                  (bench_broad_scene_size(sc) > BENCH_BT_SWEEP3_16BIT_MAX ? "bt32BitAxisSweep3" : "btAxisSweep3");
+    benchmark::AddCustomContext("gjkb_bullet_sweep3", sweep3);
+#endif
+}
 
 // ---- sanity ---------------------------------------------------------------
 
@@ -331,6 +759,7 @@ void register_all()
         }
 #endif
     }
+    register_broad();
     benchmark::AddCustomContext("gjkb_backends", backends);
     benchmark::AddCustomContext("gjkb_pairs_per_batch", std::to_string(BENCH_PAIRS));
 #ifdef GJKB_PEERS
@@ -351,6 +780,7 @@ int main(int argc, char **argv)
             argv[kept++] = argv[i];
     }
     argc = kept;
+    g_broad_sanity = sanity;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
@@ -361,6 +791,7 @@ int main(int argc, char **argv)
     }
     benchmark::RunSpecifiedBenchmarks();
     g_wl.release();
+    broad_release();
     benchmark::Shutdown();
     return 0;
 }

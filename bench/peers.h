@@ -2,10 +2,12 @@
  * libccd (peers_ccd.c) and Bullet (peers_bullet.cpp). Each prepares its own
  * shape objects once, outside any timed loop, from the set's float-rounded
  * geometry; each run writes a 0/1 overlap verdict per pair and returns the
- * number of overlaps. */
+ * number of overlaps. Bullet's broadphases on a broad_harness scene's boxes
+ * are at the end (peers_bullet_broad.cpp). */
 #ifndef GJKB_BENCH_PEERS_H
 #define GJKB_BENCH_PEERS_H
 
+#include "broad_harness.h"
 #include "harness.h"
 
 #ifdef __cplusplus
@@ -29,6 +31,33 @@ void bench_bullet_free(bench_bullet *p);
  * every pair. dist may be NULL; else it gets Bullet's distance for separated
  * pairs and 0 for overlapping ones. */
 uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double *dist);
+
+/* ---- broadphases ---- */
+typedef struct bench_bullet_broad bench_bullet_broad;
+
+enum bench_bullet_broad_kind { BENCH_BT_DBVT, BENCH_BT_SWEEP3 };
+/* btAxisSweep3's edges are 16-bit: at most this many boxes. */
+#define BENCH_BT_SWEEP3_16BIT_MAX 16383u
+
+/* An empty broadphase for up to n boxes: btDbvtBroadphase, or the sweep
+ * and prune (btAxisSweep3 up to BENCH_BT_SWEEP3_16BIT_MAX boxes, else
+ * bt32BitAxisSweep3) quantizing within the world bounds. NULL when out of
+ * memory. */
+bench_bullet_broad *bench_bullet_broad_new(int kind, uint32_t n, const float world_min[3],
+                                           const float world_max[3]);
+/* Frees the proxies, the pairs and the broadphase; NULL is fine. */
+void bench_bullet_broad_free(bench_bullet_broad *p);
+/* Bullet's class name of the broadphase. */
+const char *bench_bullet_broad_impl(const bench_bullet_broad *p);
+/* Creates one proxy per box (box i is proxy i) and finds the pairs: a
+ * build from scratch. Once per broadphase. 0, or -1 when out of memory. */
+int bench_bullet_broad_add(bench_bullet_broad *p, const bench_boxes *b);
+/* One frame: every proxy gets box i of b (same count), then
+ * calculateOverlappingPairs. */
+void bench_bullet_broad_update(bench_bullet_broad *p, const bench_boxes *b);
+/* Pairs in the pair cache, and those of them whose boxes in b overlap. */
+uint32_t bench_bullet_broad_pairs(const bench_bullet_broad *p);
+uint32_t bench_bullet_broad_exact(const bench_bullet_broad *p, const bench_boxes *b);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,9 @@
 <same name>.png (pairs/s per workload, grouped by implementation, log scale,
 drawn by gnuplot) and <same name>.md (Markdown tables: Mpairs/s, speed-ups
 against the reference, scalar and libccd GJK columns of the same run, and
-verdict agreement).
+verdict agreement). Broadphase results (BM_broad, BM_bullet_dbvt,
+BM_bullet_sweep3) go to <same name>-broad.png (time per call per scene,
+log scale) and a Broadphase section at the end of the .md.
 
     python3 bench/plot.py bench/results/<name>.json
 
@@ -136,7 +138,8 @@ def ratio_table(rows, workloads, cols, base_of, title):
     return [f"### {title}", ""] + table(["workload"] + cols, lines) + [""]
 
 
-def markdown(name, context, workloads, columns, rows):
+def header(name, context):
+    """Title and the run's facts."""
     out = [f"# gjkbatch benchmark: {name}", ""]
     facts = []
     for key, label in (("cpu", "CPU"), ("date", "date"), ("num_cpus", "CPUs"), ("mhz_per_cpu", "MHz"),
@@ -148,6 +151,11 @@ def markdown(name, context, workloads, columns, rows):
     if caches:
         facts.append("caches: " + ", ".join(f"L{c['level']} {c['type']} {c['size'] // 1024} KiB" for c in caches))
     out += ["- " + f for f in facts] + [""]
+    return out
+
+
+def markdown(name, context, workloads, columns, rows):
+    out = header(name, context)
     out += ["Throughput of one whole `gjkb_query_batch` call (validation, packing, kernel, scatter) over "
             "the batch, in millions of pairs per second, median of the repetitions, one core. "
             "libccd answers the hit query (GJK and MPR intersection tests), Bullet the distance query "
@@ -256,6 +264,182 @@ def gnuplot_chart(png, name, workloads, columns, rows):
     return True
 
 
+# ---- broadphase ----------------------------------------------------------
+
+BROAD_PEERS = {"BM_bullet_dbvt": "Bullet dbvt", "BM_bullet_sweep3": "Bullet sweep3"}
+TIME_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def parse_broad(run_name):
+    """(scene, column label, is ours) of a broadphase run, or None. Google
+    Benchmark's suffixes for a benchmark's own settings (repeats:1 on the
+    slow builds) are dropped."""
+    parts = [p for p in run_name.split("/") if not p.startswith(("repeats:", "iterations:"))]
+    if parts[0] == "BM_broad" and len(parts) == 4 and parts[3].startswith("threads:"):
+        return parts[1], f"{parts[2]}/{parts[3]}", True
+    if parts[0] in BROAD_PEERS and len(parts) == 3:
+        return parts[1], f"{BROAD_PEERS[parts[0]]} {parts[2]}", False
+    return None
+
+
+def load_broad(path):
+    """(scenes, columns, rows): rows[(scene, label)] = dict of figures."""
+    with open(path) as f:
+        data = json.load(f)
+    medians, singles = {}, {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred") or parse_broad(b.get("run_name", b["name"])) is None:
+            continue
+        key = b.get("run_name", b["name"])
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[key] = b
+        else:
+            singles.setdefault(key, []).append(b)
+    picked = dict(medians)
+    for key, runs in singles.items():
+        if key not in picked:   # no aggregates: the run of median time
+            picked[key] = sorted(runs, key=lambda r: r["real_time"])[len(runs) // 2]
+    scenes, columns, rows = [], [], {}
+    own, peers = [], []
+    for key, b in picked.items():
+        scene, label, ours = parse_broad(key)
+        rows[(scene, label)] = {
+            "ms": b["real_time"] * TIME_TO_MS.get(b.get("time_unit", "ns"), 1e-6),
+            "cycles": b.get("cycles"),
+            "pairs": b.get("pairs"),
+            "overlapping": b.get("overlapping"),
+            "expected": b.get("expected"),
+            "ours": ours,
+        }
+        if scene not in scenes:
+            scenes.append(scene)
+        (own if ours else peers).append(label)
+
+    def own_key(label):
+        backend, threads = label.split("/")
+        return (BACKENDS.index(backend) if backend in BACKENDS else len(BACKENDS), threads)
+    columns = sorted(set(own), key=own_key) + sorted(set(peers))
+    return scenes, columns, rows
+
+
+def broad_ms(rows, scene, label):
+    r = rows.get((scene, label))
+    return r["ms"] if r else None
+
+
+def broad_markdown(context, scenes, columns, rows):
+    out = ["## Broadphase", ""]
+    for key, label in (("gjkb_broad_boxes", "boxes per scene"), ("gjkb_bullet_sweep3", "Bullet sweep and prune")):
+        if key in context:
+            out.append(f"- {label}: {context[key]}")
+    out += ["",
+           "Time of one whole `gjkb_find_pairs` call (sort and sweep, boxes given directly) per backend "
+           "and thread count, and Bullet's broadphases on the same boxes: *build* creates every proxy in "
+           "a fresh broadphase and finds the pairs, *update* is one frame in which every box moves "
+           "(setAabb on all, then calculateOverlappingPairs). Bullet sweep3 is btAxisSweep3 up to 16k "
+           "boxes, bt32BitAxisSweep3 beyond. Wall time, median of the repetitions (a single run where "
+           "there was one); Mcycles are time-stamp counter ticks. \"vs Bullet\" is the fastest Bullet "
+           "time of the scene over the column's time.", ""]
+    header = ["implementation"]
+    for sc in scenes:
+        header += [f"{sc} ms", f"{sc} Mcycles", f"{sc} vs Bullet"]
+    lines = []
+    for c in columns:
+        cells = [c]
+        for sc in scenes:
+            r = rows.get((sc, c))
+            bullet = [rows[(sc, p)]["ms"] for p in columns if (sc, p) in rows and not rows[(sc, p)]["ours"]]
+            fastest = min(bullet) if bullet else None
+            cells.append(fmt(r["ms"]) if r else "–")
+            cells.append(fmt(r["cycles"] / 1e6) if r and r["cycles"] else "–")
+            cells.append(fmt(fastest / r["ms"]) + "×" if r and fastest and r["ms"] > 0 else "–")
+        lines.append(cells)
+    out += table(header, lines) + [""]
+
+    out += ["### Pairs", "",
+            "Pairs found by gjkb_find_pairs, or held in Bullet's pair cache after the timed work, and of "
+            "Bullet's those whose boxes overlap (its tree leaves are enlarged by a margin and drop stale "
+            "pairs a few per frame; the sweep and prune rounds its quantized edges outward). *Expected* "
+            "is the independent count (brute force or a sort-based checker) for the same boxes (an update "
+            "ends on one of the two moved copies).", ""]
+    header = ["implementation"]
+    for sc in scenes:
+        header += [f"{sc} pairs", f"{sc} overlapping", f"{sc} expected"]
+    lines = []
+
+    def count(x):
+        return f"{x:.0f}" if x is not None else "–"
+    for c in columns:
+        cells = [c]
+        for sc in scenes:
+            r = rows.get((sc, c)) or {}
+            cells += [count(r.get("pairs")), count(r.get("overlapping")), count(r.get("expected"))]
+        lines.append(cells)
+    out += table(header, lines) + [""]
+    return out
+
+
+def shade(hex_colour, amount):
+    """The colour mixed with white (amount 0..1)."""
+    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(v + (255 - v) * amount):02x}" for v in rgb)
+
+
+BROAD_PEER_COLOURS = {"Bullet dbvt build": "#08535e", "Bullet dbvt update": "#17becf",
+                      "Bullet sweep3 build": "#5b3a7a", "Bullet sweep3 update": "#9467bd"}
+
+
+def broad_colour(label):
+    if label in BROAD_PEER_COLOURS:
+        return BROAD_PEER_COLOURS[label]
+    backend, threads = label.split("/")
+    base = COLOURS.get(backend, "#000000")
+    return base if threads == "threads:1" else shade(base, 0.5)
+
+
+def broad_chart(png, name, scenes, columns, rows):
+    gp = shutil.which("gnuplot")
+    if gp is None:
+        print("plot.py: gnuplot not found, no broadphase chart", file=sys.stderr)
+        return False
+    values = [r["ms"] for r in rows.values() if r["ms"] > 0]
+    if not values:
+        return False
+    ymin = 10 ** math.floor(math.log10(min(values)))
+    ymax = 10 ** math.ceil(math.log10(max(values)))
+    with tempfile.TemporaryDirectory() as tmp:
+        dat = os.path.join(tmp, "broad.dat")
+        with open(dat, "w") as f:
+            f.write("scene " + " ".join(f'"{c}"' for c in columns) + "\n")
+            for sc in scenes:
+                vals = [broad_ms(rows, sc, c) for c in columns]
+                f.write(f'"{sc} boxes" ' + " ".join(f"{v:.6g}" if v else "?" for v in vals) + "\n")
+        colours = " ".join(broad_colour(c) for c in columns)
+        script = [
+            "set terminal pngcairo size 1400,560 font 'sans,11'",
+            f"set output '{png}'",
+            f"set title 'gjkbatch broadphase: {name}  (time per call, log scale; lower is better)'",
+            "set style data histogram",
+            "set style histogram clustered gap 1",
+            "set style fill solid 0.85 border -1",
+            "set datafile missing '?'",
+            "set logscale y",
+            f"set yrange [{ymin}:{ymax}]",
+            "set ylabel 'ms per call'",
+            "set format y '10^{%L}'",
+            "set grid ytics mytics",
+            "set key outside right top vertical",
+            "set rmargin at screen 0.80",
+            "set xtics nomirror",
+            f"colours = '{colours}'",
+            f"plot for [i=2:{len(columns) + 1}] '{dat}' using i:xtic(1) "
+            "title columnheader(i) lc rgb word(colours, i - 1)",
+        ]
+        subprocess.run([gp], input="\n".join(script) + "\n", text=True, check=True)
+    return True
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -264,13 +448,21 @@ def main():
     base, _ = os.path.splitext(path)
     name = os.path.basename(base)
     context, workloads, columns, rows = load(path)
-    if not rows:
+    scenes, broad_columns, broad_rows = load_broad(path)
+    if not rows and not broad_rows:
         print(f"plot.py: no benchmark results in {path}", file=sys.stderr)
         return 1
+    text = markdown(name, context, workloads, columns, rows) if rows else "\n".join(header(name, context))
+    if broad_rows:
+        text += "\n".join([""] + broad_markdown(context, scenes, broad_columns, broad_rows))
     with open(base + ".md", "w") as f:
-        f.write(markdown(name, context, workloads, columns, rows))
-    gnuplot_chart(base + ".png", name, workloads, columns, rows)
-    print(f"plot.py: wrote {base}.md" + (" and .png" if os.path.exists(base + ".png") else ""), file=sys.stderr)
+        f.write(text)
+    wrote = [base + ".md"]
+    if rows and gnuplot_chart(base + ".png", name, workloads, columns, rows):
+        wrote.append(base + ".png")
+    if broad_rows and broad_chart(base + "-broad.png", name, scenes, broad_columns, broad_rows):
+        wrote.append(base + "-broad.png")
+    print("plot.py: wrote " + ", ".join(wrote), file=sys.stderr)
     return 0
 
 
