@@ -27,7 +27,9 @@
  * each about BAND_SPAN mean box sizes wide and with MIN_BAND_BOXES boxes
  * on average at least. */
 #define MAX_BANDS 64
-#define BAND_SPAN 8.0
+#ifndef BAND_SPAN
+#define BAND_SPAN 4.0
+#endif
 #define MIN_BAND_BOXES 256u
 
 struct gjkb__broad {
@@ -39,6 +41,9 @@ struct gjkb__broad {
     uint16_t *range;   /* per box: its first band | last band << 8 */
     uint32_t sort_cap;
     uint32_t hist[3][RADIX];
+    /* the top digit's counts in four interleaved copies: boxes of one scene
+     * share a few top digits, and one counter would chain every increment */
+    uint32_t top[4][RADIX / 2];
     /* the sorted boxes in blocks (gjkb__sorted) with their sentinels */
     float *sorted;
     uint32_t *sorted_id;
@@ -340,7 +345,7 @@ typedef struct sweep_plan {
     int axis[3];
     int bands;
     float edge[MAX_BANDS];   /* band k starts at edge[k]; edge[0] = -inf */
-    double lo, width, inv_width;   /* edge[k] is lo + width * k, rounded */
+    double lo, width;        /* edge[k] is lo + width * k, rounded */
 } sweep_plan;
 
 static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
@@ -394,24 +399,18 @@ static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
     plan->edge[0] = -INFINITY;
     plan->lo = lo[a1];
     plan->width = (hi[a1] - lo[a1]) / plan->bands;
-    plan->inv_width = plan->width > 0.0 ? 1.0 / plan->width : 0.0;
     for (int k = 1; k < plan->bands; k++)
         plan->edge[k] = (float)(plan->lo + plan->width * k);
 }
 
-/* The band holding x on axis 1: the last one whose edge is <= x. The
- * arithmetic guess is corrected against the edges themselves, so every
- * caller agrees with the sweep's band_lo test to the bit. */
+/* The band holding x on axis 1: the last one whose edge is <= x, counted
+ * without branches (the edges are few and in cache), so every caller agrees
+ * with the sweep's band_lo test to the bit. */
 static inline int band_of(const sweep_plan *plan, float x)
 {
-    if (plan->bands == 1)
-        return 0;
-    double q = ((double)x - plan->lo) * plan->inv_width;
-    int k = !(q >= 1.0) ? 0 : q >= plan->bands - 1 ? plan->bands - 1 : (int)q;
-    while (k > 0 && x < plan->edge[k])
-        k--;
-    while (k + 1 < plan->bands && plan->edge[k + 1] <= x)
-        k++;
+    int k = 0;
+    for (int e = 1; e < plan->bands; e++)
+        k += plan->edge[e] <= x;
     return k;
 }
 
@@ -476,6 +475,7 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     int a0 = plan.axis[0], a1 = plan.axis[1], a2 = plan.axis[2];
     uint32_t m = 0;
     memset(st->hist, 0, sizeof st->hist);
+    memset(st->top, 0, sizeof st->top);
     for (uint32_t i = 0; i < n; i++) {
         if (box_empty(b, i))
             continue;
@@ -484,9 +484,11 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
         uint32_t k = float_key(b[a0][i]);
         st->hist[0][k & (RADIX - 1)]++;
         st->hist[1][(k >> RADIX_BITS) & (RADIX - 1)]++;
-        st->hist[2][k >> (2 * RADIX_BITS)]++;
+        st->top[m & 3][k >> (2 * RADIX_BITS)]++;
         st->item[0][m++] = (uint64_t)k << 32 | i;
     }
+    for (uint32_t d = 0; d < RADIX / 2; d++)
+        st->hist[2][d] = st->top[0][d] + st->top[1][d] + st->top[2][d] + st->top[3][d];
     const uint64_t *order = radix_sort(st, m);
 
     /* Boxes per band, then where each band starts. */
@@ -507,32 +509,35 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     if (total > UINT32_MAX || !sorted_reserve(st, (uint32_t)total))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
     start[plan.bands] = (uint32_t)total;
+    /* Deal the boxes out in sorted order, each straight into its bands'
+     * blocks (fields in gjkb__sorted order; every band starts on a block,
+     * as width divides GJKB_PACK_ALIGN), then pad each band with NaN
+     * sentinels to its end. */
+    const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
+    const int shift = __builtin_ctz(width);   /* widths are powers of two */
+    const size_t block = (size_t)width * GJKB_SORTED_FIELDS;
     for (int k = 0; k < plan.bands; k++)
         fill[k] = start[k];
     for (uint32_t r = 0; r < m; r++) {
         uint32_t i = (uint32_t)order[r], range = plan.bands == 1 ? 0 : st->range[i];
-        for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
-            st->sorted_id[fill[k]++] = i;
+        float v[GJKB_SORTED_FIELDS];
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            v[f] = src[f][i];
+        for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++) {
+            uint32_t at = fill[k]++;
+            float *box = st->sorted + (size_t)(at >> shift) * block + (at & (width - 1));
+            for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+                box[(size_t)f * width] = v[f];
+            st->sorted_id[at] = i;
+        }
     }
-
-    /* Each band block by block (width divides every band's size), fields
-     * in gjkb__sorted order. */
-    const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
     for (int k = 0; k < plan.bands; k++) {
         uint32_t count = fill[k] - start[k];
-        for (uint32_t r = fill[k]; r < start[k + 1]; r++)
-            st->sorted_id[r] = 0;
-        for (uint32_t first = start[k]; first < start[k + 1]; first += width) {
-            float *block = st->sorted + (size_t)first * GJKB_SORTED_FIELDS;
-            const uint32_t *ids = st->sorted_id + first;
-            uint32_t real = first >= fill[k] ? 0 : fill[k] - first < width ? fill[k] - first : width;
-            for (int f = 0; f < GJKB_SORTED_FIELDS; f++) {
-                float *dst = block + (size_t)f * width;
-                for (uint32_t l = 0; l < real; l++)
-                    dst[l] = src[f][ids[l]];
-                for (uint32_t l = real; l < width; l++)
-                    dst[l] = NAN;
-            }
+        for (uint32_t at = fill[k]; at < start[k + 1]; at++) {
+            float *box = st->sorted + (size_t)(at >> shift) * block + (at & (width - 1));
+            for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+                box[(size_t)f * width] = NAN;
+            st->sorted_id[at] = 0;
         }
         gjkb__sorted *band = &st->band[k];
         band->count = count;

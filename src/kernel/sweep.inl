@@ -17,6 +17,11 @@
  * axes take the closed-interval test a.min <= b.max && b.min <= a.max;
  * empty boxes were left out of the sorted set, so they never get here.
  *
+ * The boxes are one band of the scene (broadphase.c cuts it across axis 1):
+ * a pair whose boxes share several bands is reported only in the band
+ * where the larger of their two mins on axis 1 lies, so box i tests that
+ * of each candidate unless its own min already does (band_lo).
+ *
  * Pairs come out in order of i, then of the later box, whatever the width.
  * Ids are looked up only for hits, and the buffer's room is checked once
  * per bundle of W candidates. */
