@@ -49,20 +49,28 @@ def parse_name(run_name):
     return None
 
 
-def load(path):
-    """Returns (context, rows): rows[(workload, label)] = dict of figures."""
+def read_runs(path, wanted):
+    """(JSON data, medians, singles) of the runs whose run name wanted()
+    accepts: medians[name] is the median aggregate, singles[name] the list
+    of single runs."""
     with open(path) as f:
         data = json.load(f)
     medians, singles = {}, {}
     for b in data.get("benchmarks", []):
-        if b.get("error_occurred"):
-            continue
         key = b.get("run_name", b["name"])
+        if b.get("error_occurred") or not wanted(key):
+            continue
         if b.get("run_type") == "aggregate":
             if b.get("aggregate_name") == "median":
                 medians[key] = b
         else:
             singles.setdefault(key, []).append(b)
+    return data, medians, singles
+
+
+def load(path):
+    """Returns (context, rows): rows[(workload, label)] = dict of figures."""
+    data, medians, singles = read_runs(path, lambda key: True)
     rows, order, columns = {}, [], []
     for key in list(medians) + [k for k in singles if k not in medians]:
         parsed = parse_name(key)
@@ -284,18 +292,7 @@ def parse_broad(run_name):
 
 def load_broad(path):
     """(scenes, columns, rows): rows[(scene, label)] = dict of figures."""
-    with open(path) as f:
-        data = json.load(f)
-    medians, singles = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred") or parse_broad(b.get("run_name", b["name"])) is None:
-            continue
-        key = b.get("run_name", b["name"])
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                medians[key] = b
-        else:
-            singles.setdefault(key, []).append(b)
+    _, medians, singles = read_runs(path, lambda key: parse_broad(key) is not None)
     picked = dict(medians)
     for key, runs in singles.items():
         if key not in picked:   # no aggregates: the run of median time
