@@ -124,6 +124,16 @@ static uint32_t build_cases(named *c)
     /* a quaternion scaled by 3 is the same rotation */
     c[n++] = make("non-unit quaternion", scaled_rotation(tu_rot(tu_box(1, 0.5, 0.25), qr), 3.0f),
                   tu_at(tu_cone(0.5, 0.5), 1.4, 0.2, 0.1), E_ANY);
+    /* From gjkbatch run (frame 171, seed 1): curved cores that graze, where
+     * float GJK settles with |v| just outside the touching band but v.w < 0
+     * (the lower bound inside it): neither verdict is proven in float. */
+    static const float q_cone[4] = { 0.394205898f, 0.141067818f, -0.705797911f, -0.5714463f };
+    static const float q_cyl[4] = { 0.0490147844f, 0.744473517f, 0.0857781768f, 0.660302103f };
+    c[n++] = make("grazing cone and cylinder",
+                  tu_rot(tu_at(tu_cone(0.635708272, 0.268722236), 5.5305436548877047, -16.088863319445718,
+                               -0.19691085430021388), q_cone),
+                  tu_rot(tu_at(tu_cylinder(0.795511425, 0.729856372), 4.4836073076288159, -16.072677392502555,
+                               -0.38814445331089331), q_cyl), E_ANY);
     uint32_t base = n;
     static char far_names[2][80][64];
     const double offsets[2] = { 1e3, 1e5 };

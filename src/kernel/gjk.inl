@@ -679,6 +679,12 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
      * settled whatever the remaining gap). */
     mw unsure = mw_andnot(mw_or(stalled, active), mw_or(touching, done_sep));
     unsure = mw_and(unsure, fw_gt(fw_sub(vv, last_vw), fw_add(fw_mul(fw_splat(GJKB_K_REFINE), vv), eps_abs)));
+    /* Also unsure: settled (by the gap's absolute floor, near contact)
+     * with the upper bound outside the touching band but the lower bound
+     * v.w/|v| within it, so neither verdict is proven. */
+    mw straddle = mw_andnot(valid, mw_or(mw_or(touching, done_sep), done_core));
+    straddle = mw_and(straddle, mw_or(fw_le(last_vw, zero), fw_le(fw_mul(last_vw, last_vw), fw_mul(touch2, vv))));
+    unsure = mw_or(unsure, straddle);
     status = iw_sel(unsure, iw_splat(K_REFINE), status);
     mw retry = cap < world->max_iterations ? mw_and(active, valid) : mw_false();
     status = iw_sel(retry, iw_splat(K_RETRY), status);
