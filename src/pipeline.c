@@ -145,11 +145,10 @@ void gjkb__scratch_free(gjkb_context *ctx)
 /* ---- bucketing ---------------------------------------------------------- */
 
 /* Sort key, so that a bundle's lanes need about as many steps and the same
- * support code: analytic pairs first by their more involved kind (points
- * and segments, then boxes, then the curved cylinders and cones), then
- * pairs with hulls by their larger hull's size in steps of 8 points, so a
+ * support code: analytic pairs first by their two kinds (either order),
+ * then pairs with hulls by their larger hull's size in steps of 8 points, so a
  * bundle's hull loop is as long as its lanes need. */
-#define ANALYTIC GJKB_HULL
+#define ANALYTIC (GJKB_HULL * GJKB_HULL)
 #define KEYS (ANALYTIC + 34)
 
 static int pair_key(const gjkb_context *ctx, const gjkb_bodies *bd, uint32_t ia, uint32_t ib)
@@ -161,7 +160,7 @@ static int pair_key(const gjkb_context *ctx, const gjkb_bodies *bd, uint32_t ia,
     if (kb == GJKB_HULL && ctx->hull_n[bd->hull[ib]] > n)
         n = ctx->hull_n[bd->hull[ib]];
     if (n == 0)
-        return ka > kb ? ka : kb;
+        return ka > kb ? ka * GJKB_HULL + kb : kb * GJKB_HULL + ka;
     int32_t k = ANALYTIC + (n + 7) / 8;
     return k < KEYS ? (int)k : KEYS - 1;
 }
@@ -276,6 +275,9 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     if (!k)
         return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "backend %s is not available",
                           gjkb_backend_name(ctx->backend));
+    /* The kernels index pairs with int32 lanes. */
+    if (pairs->count > INT32_MAX)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%u pairs: at most %d per call", pairs->count, INT32_MAX);
     if (gjkb__scratch_reserve(ctx, pairs->count) != GJKB_OK)
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u pairs of scratch", pairs->count);
     scratch *s = ctx->scratch;
