@@ -786,12 +786,8 @@ static GJKB_INLINE void redo_lanes(const gjkb__world *w, const uint32_t *order, 
 static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
                                    uint32_t cap, const int distance_mode)
 {
+    /* At most half the budget; with a budget of 1, one pass. */
     cap = cap < w->max_iterations / 2 ? cap : w->max_iterations / 2;
-    if (cap == 0 && !distance_mode) {
-        for (uint32_t o = 0; o < count; o += GJKB_W)
-            gjk_bundle(w, order, count, l, o, distance_mode, w->max_iterations);
-        return;
-    }
     if (cap == 0)
         cap = w->max_iterations;
     uint32_t lane[REDO], nr = 0;
