@@ -31,6 +31,8 @@
 #define BAND_SPAN 4.0
 #endif
 #define MIN_BAND_BOXES 256u
+/* The band range of a box the sweep leaves out. */
+#define EMPTY_BOX 0xFFFFu
 
 struct gjkb__broad {
     /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z */
@@ -38,7 +40,7 @@ struct gjkb__broad {
     uint32_t box_cap;
     /* the sort: key << 32 | box index, twice for the radix passes */
     uint64_t *item[2];
-    uint16_t *range;   /* per box: its first band | last band << 8 */
+    uint16_t *range;   /* per box: its first band | last band << 8, or EMPTY_BOX */
     uint32_t sort_cap;
     uint32_t hist[3][RADIX];
     /* the top digit's counts in four interleaved copies: boxes of one scene
@@ -452,6 +454,18 @@ static const uint64_t *radix_sort(struct gjkb__broad *st, uint32_t m)
     return from;
 }
 
+/* Boxes [first, end): each one's first and last band, or EMPTY_BOX for a
+ * box the sweep leaves out. Each box's own, so any split gives the same. */
+static void box_ranges(struct gjkb__broad *st, const float *const b[6], const sweep_plan *plan, uint32_t first,
+                       uint32_t end)
+{
+    int a1 = plan->axis[1];
+    for (uint32_t i = first; i < end; i++)
+        st->range[i] = box_empty(b, i) ? (uint16_t)EMPTY_BOX
+                       : plan->bands == 1 ? 0
+                       : (uint16_t)(band_of(plan, b[a1][i]) | band_of(plan, b[3 + a1][i]) << 8);
+}
+
 /* Sentinel-padded size of a band of c boxes: at least one sentinel, up to
  * a multiple of GJKB_PACK_ALIGN (which every width divides). */
 static inline uint32_t band_padded(uint32_t c)
@@ -473,14 +487,20 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     sweep_plan plan;
     plan_sweep(b, n, &plan);
     int a0 = plan.axis[0], a1 = plan.axis[1], a2 = plan.axis[2];
+    int threads = threads_for(ctx, n);
+    if (threads == 1) {
+        box_ranges(st, b, &plan, 0, n);
+    } else {
+        GJKB_OMP(omp parallel for num_threads(threads) schedule(static, 1))
+        for (int t = 0; t < threads; t++)
+            box_ranges(st, b, &plan, split(n, t, threads), split(n, t + 1, threads));
+    }
     uint32_t m = 0;
     memset(st->hist, 0, sizeof st->hist);
     memset(st->top, 0, sizeof st->top);
     for (uint32_t i = 0; i < n; i++) {
-        if (box_empty(b, i))
+        if (st->range[i] == EMPTY_BOX)
             continue;
-        if (plan.bands > 1)
-            st->range[i] = (uint16_t)(band_of(&plan, b[a1][i]) | band_of(&plan, b[3 + a1][i]) << 8);
         uint32_t k = float_key(b[a0][i]);
         st->hist[0][k & (RADIX - 1)]++;
         st->hist[1][(k >> RADIX_BITS) & (RADIX - 1)]++;
