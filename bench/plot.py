@@ -325,6 +325,13 @@ def broad_ms(rows, scene, label):
     return r["ms"] if r else None
 
 
+def scene_table(scenes, columns, titles, cells):
+    """A table with a row per column label and, per scene, a cell per title:
+    cells(scene, label) gives that scene's cells."""
+    header = ["implementation"] + [f"{sc} {t}" for sc in scenes for t in titles]
+    return table(header, [[c] + [x for sc in scenes for x in cells(sc, c)] for c in columns])
+
+
 def broad_markdown(context, scenes, columns, rows):
     out = ["## Broadphase", ""]
     for key, label in (("gjkb_broad_boxes", "boxes per scene"), ("gjkb_bullet_sweep3", "Bullet sweep and prune")):
@@ -338,21 +345,14 @@ def broad_markdown(context, scenes, columns, rows):
            "boxes, bt32BitAxisSweep3 beyond. Wall time, median of the repetitions (a single run where "
            "there was one); Mcycles are time-stamp counter ticks. \"vs Bullet\" is the fastest Bullet "
            "time of the scene over the column's time.", ""]
-    header = ["implementation"]
-    for sc in scenes:
-        header += [f"{sc} ms", f"{sc} Mcycles", f"{sc} vs Bullet"]
-    lines = []
-    for c in columns:
-        cells = [c]
-        for sc in scenes:
-            r = rows.get((sc, c))
-            bullet = [rows[(sc, p)]["ms"] for p in columns if (sc, p) in rows and not rows[(sc, p)]["ours"]]
-            fastest = min(bullet) if bullet else None
-            cells.append(fmt(r["ms"]) if r else "–")
-            cells.append(fmt(r["cycles"] / 1e6) if r and r["cycles"] else "–")
-            cells.append(fmt(fastest / r["ms"]) + "×" if r and fastest and r["ms"] > 0 else "–")
-        lines.append(cells)
-    out += table(header, lines) + [""]
+    def timing(sc, c):
+        r = rows.get((sc, c))
+        bullet = [rows[(sc, p)]["ms"] for p in columns if (sc, p) in rows and not rows[(sc, p)]["ours"]]
+        fastest = min(bullet) if bullet else None
+        return [fmt(r["ms"]) if r else "–",
+                fmt(r["cycles"] / 1e6) if r and r["cycles"] else "–",
+                fmt(fastest / r["ms"]) + "×" if r and fastest and r["ms"] > 0 else "–"]
+    out += scene_table(scenes, columns, ["ms", "Mcycles", "vs Bullet"], timing) + [""]
 
     out += ["### Pairs", "",
             "Pairs found by gjkb_find_pairs, or held in Bullet's pair cache after the timed work, and of "
@@ -360,20 +360,13 @@ def broad_markdown(context, scenes, columns, rows):
             "pairs a few per frame; the sweep and prune rounds its quantized edges outward). *Expected* "
             "is the independent count (brute force or a sort-based checker) for the same boxes (an update "
             "ends on one of the two moved copies).", ""]
-    header = ["implementation"]
-    for sc in scenes:
-        header += [f"{sc} pairs", f"{sc} overlapping", f"{sc} expected"]
-    lines = []
-
     def count(x):
         return f"{x:.0f}" if x is not None else "–"
-    for c in columns:
-        cells = [c]
-        for sc in scenes:
-            r = rows.get((sc, c)) or {}
-            cells += [count(r.get("pairs")), count(r.get("overlapping")), count(r.get("expected"))]
-        lines.append(cells)
-    out += table(header, lines) + [""]
+
+    def counts(sc, c):
+        r = rows.get((sc, c)) or {}
+        return [count(r.get("pairs")), count(r.get("overlapping")), count(r.get("expected"))]
+    out += scene_table(scenes, columns, ["pairs", "overlapping", "expected"], counts) + [""]
     return out
 
 
