@@ -37,6 +37,16 @@ CCD = "libccd GJK"
 BULLET = "Bullet GJK"
 
 
+# gnuplot settings both charts share: clustered bars on a log scale.
+HISTOGRAM_STYLE = [
+    "set style data histogram",
+    "set style histogram clustered gap 1",
+    "set style fill solid 0.85 border -1",
+    "set datafile missing '?'",
+    "set logscale y",
+]
+
+
 def parse_name(run_name):
     """(workload, column label, query, backend or None), or None if unknown."""
     parts = run_name.split("/")
@@ -242,11 +252,7 @@ def gnuplot_chart(png, name, workloads, columns, rows):
             f"set terminal pngcairo size 1400,{420 * len(panels) + 80} font 'sans,11'",
             f"set output '{png}'",
             f"set multiplot layout {len(panels)},1 title 'gjkbatch: {name}  (pairs/s, one core, log scale)'",
-            "set style data histogram",
-            "set style histogram clustered gap 1",
-            "set style fill solid 0.85 border -1",
-            "set datafile missing '?'",
-            "set logscale y",
+            *HISTOGRAM_STYLE,
             f"set yrange [{ymin}:{ymax}]",
             "set ylabel 'Mpairs/s'",
             "set grid ytics mytics",
@@ -410,11 +416,7 @@ def broad_chart(png, name, scenes, columns, rows):
             "set terminal pngcairo size 1400,560 font 'sans,11'",
             f"set output '{png}'",
             f"set title 'gjkbatch broadphase: {name}  (time per call, log scale; lower is better)'",
-            "set style data histogram",
-            "set style histogram clustered gap 1",
-            "set style fill solid 0.85 border -1",
-            "set datafile missing '?'",
-            "set logscale y",
+            *HISTOGRAM_STYLE,
             f"set yrange [{ymin}:{ymax}]",
             "set ylabel 'ms per call'",
             "set format y '10^{%L}'",
