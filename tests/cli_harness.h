@@ -35,12 +35,9 @@ static void tmp_path(char *buf, size_t size, const char *name)
     snprintf(buf, size, "%s/%s", tmp_dir, name);
 }
 
-/* A whole file as a string (NULL when it cannot be opened). */
-static char *slurp_path(const char *path)
+/* The whole content of f (from the start), NUL-terminated. */
+static inline char *slurp(FILE *f)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
     assert_int_equal(fseek(f, 0, SEEK_END), 0);
     long n = ftell(f);
     assert_true(n >= 0);
@@ -49,6 +46,17 @@ static char *slurp_path(const char *path)
     assert_non_null(s);
     assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
     s[n] = '\0';
+    return s;
+}
+
+/* The whole content of the file at path, NUL-terminated; NULL when it
+ * cannot be opened. */
+static char *slurp_path(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *s = slurp(f);
     fclose(f);
     return s;
 }

@@ -32,20 +32,6 @@ static FILE *text_file(const char *text)
     return f;
 }
 
-/* The whole content of f (from the start), NUL-terminated. */
-static char *slurp(FILE *f)
-{
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    return s;
-}
-
 
 static pairfile_status parse(const char *text, pairfile *pf, pairfile_error *err)
 {
