@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* getline */
 
 #include "pairfile.h"
+#include "toolkit.h"
 
 #include <errno.h>
 #include <float.h>
@@ -542,22 +543,7 @@ gjkb_error pairfile_register_hulls(pairfile *pf, gjkb_context *ctx)
 
 gjkb_bodies pairfile_bodies(const pairfile *pf)
 {
-    gjkb_bodies b;
-    b.count = pf->body_count;
-    b.kind = pf->kind;
-    b.px = pf->px;
-    b.py = pf->py;
-    b.pz = pf->pz;
-    b.qw = pf->qw;
-    b.qx = pf->qx;
-    b.qy = pf->qy;
-    b.qz = pf->qz;
-    b.sx = pf->sx;
-    b.sy = pf->sy;
-    b.sz = pf->sz;
-    b.margin = pf->margin;
-    b.hull = pf->hull;
-    return b;
+    return TOOLKIT_BODIES_VIEW(pf, pf->body_count);
 }
 
 gjkb_pairs pairfile_pairs(const pairfile *pf)

@@ -177,22 +177,7 @@ gjkb_error scene_register_hulls(const scene *s, gjkb_context *ctx)
 
 gjkb_bodies scene_bodies(const scene *s)
 {
-    gjkb_bodies b;
-    b.count = s->body_count;
-    b.kind = s->kind;
-    b.px = s->px;
-    b.py = s->py;
-    b.pz = s->pz;
-    b.qw = s->qw;
-    b.qx = s->qx;
-    b.qy = s->qy;
-    b.qz = s->qz;
-    b.sx = s->sx;
-    b.sy = s->sy;
-    b.sz = s->sz;
-    b.margin = s->margin;
-    b.hull = s->hull;
-    return b;
+    return TOOLKIT_BODIES_VIEW(s, s->body_count);
 }
 
 gjkb_pairs scene_pairs(const scene *s)

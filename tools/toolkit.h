@@ -65,4 +65,10 @@ static inline void *checked_alloc(size_t n, size_t sz, int *failed)
     return p;
 }
 
+/* A gjkb_bodies view of any struct s that holds the body arrays under the
+ * API's own field names, with n bodies. */
+#define TOOLKIT_BODIES_VIEW(s, n)                                                                  \
+    ((gjkb_bodies){ (n), (s)->kind, (s)->px, (s)->py, (s)->pz, (s)->qw, (s)->qx, (s)->qy, (s)->qz, \
+                    (s)->sx, (s)->sy, (s)->sz, (s)->margin, (s)->hull })
+
 #endif

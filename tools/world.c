@@ -180,22 +180,7 @@ gjkb_error world_register_hulls(const world *w, gjkb_context *ctx)
 
 gjkb_bodies world_bodies(const world *w)
 {
-    gjkb_bodies b;
-    b.count = w->count;
-    b.kind = w->kind;
-    b.px = w->px;
-    b.py = w->py;
-    b.pz = w->pz;
-    b.qw = w->qw;
-    b.qx = w->qx;
-    b.qy = w->qy;
-    b.qz = w->qz;
-    b.sx = w->sx;
-    b.sy = w->sy;
-    b.sz = w->sz;
-    b.margin = w->margin;
-    b.hull = w->hull;
-    return b;
+    return TOOLKIT_BODIES_VIEW(w, w->count);
 }
 
 /* ---- motion ------------------------------------------------------------ */
