@@ -22,9 +22,9 @@
  *
  * Hit mode is the same loop, stopping as soon as the answer is proven: a
  * support plane beyond the touching band, an enclosing tetrahedron, or a
- * closest point within the band. A chunk runs in two passes (run_passes):
- * every bundle for a few steps, then the lanes left over in bundles of
- * their own, so that slow lanes do not hold up whole bundles. */
+ * closest point within the band. A chunk runs in passes of a few steps
+ * (run_passes): every bundle once, then the lanes left over, packed densely
+ * with their loop state, so that slow lanes do not hold up whole bundles. */
 
 #include "gjkbatch.h"
 #include "kernel/packed.h"
@@ -57,14 +57,16 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
  * touching can stall float GJK well before the tolerance. Rare, and the
  * decision is per lane, so results stay bit-identical across widths. */
 #define GJKB_K_REFINE 1e-4f
-/* Steps of a first pass (run_passes), hit and distance mode; build-time
- * overridable for tuning. */
+/* Steps per pass (run_passes), hit and distance mode: most hit lanes are
+ * done in 4 (a tetrahedron), most distance lanes in 6. Changes time only;
+ * build-time overridable for tuning. */
 #ifndef GJKB_K_HIT_CAP
-#define GJKB_K_HIT_CAP 16u
+#define GJKB_K_HIT_CAP 4u
 #endif
 #ifndef GJKB_K_DIST_CAP
-#define GJKB_K_DIST_CAP 8u
+#define GJKB_K_DIST_CAP 6u
 #endif
+_Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least one step");
 /* |v|^2 below this (scaled units) means the cores overlap. */
 #define GJKB_K_TINY 1e-12f
 
@@ -564,13 +566,30 @@ static GJKB_INLINE v3w support_pair(const pack_w *k, v3w d, const gjkb__world *w
     return v3_sub(*pa, *pb);
 }
 
-/* ---- closest-point GJK (distance mode, and hit mode's fallback) --------- */
+/* ---- the loop state a lane carries between passes ---------------------- */
 
-/* Runs at most cap steps (cap <= world->max_iterations); lanes still going
- * after cap steps short of the bound get K_RETRY and, in n, the axis to
- * start again from (redo_lanes). Returns the bits of those lanes. */
+/* One row of floats per field; hit mode needs the first set only. Restored
+ * into a lane whose pair is packed again, this state continues the lane
+ * bit for bit as if it had never stopped (run_passes). */
+#define LOOP_ROWS_HIT(X)                                                                                \
+    X(sx.q[0].x) X(sx.q[0].y) X(sx.q[0].z) X(sx.q[1].x) X(sx.q[1].y) X(sx.q[1].z) X(sx.q[2].x)         \
+    X(sx.q[2].y) X(sx.q[2].z) X(sx.n) X(v.x) X(v.y) X(v.z) X(vv) X(best_vv) X(ties) X(last_vw)
+#define LOOP_ROWS_WITNESS(X)                                                                            \
+    X(sx.qa[0].x) X(sx.qa[0].y) X(sx.qa[0].z) X(sx.qa[1].x) X(sx.qa[1].y) X(sx.qa[1].z) X(sx.qa[2].x)  \
+    X(sx.qa[2].y) X(sx.qa[2].z) X(sx.l[0]) X(sx.l[1]) X(sx.l[2])
+#define ROW_COUNT(f) +1
+enum { ROWS_HIT = 0 LOOP_ROWS_HIT(ROW_COUNT), ROWS = ROWS_HIT LOOP_ROWS_WITNESS(ROW_COUNT) };
+
+/* ---- the GJK loop, hit and distance mode -------------------------------- */
+
+/* Runs steps [start, start + cap) of the bundle's lanes, within the
+ * iteration bound: from the start (start 0) or from the loop state in
+ * resume (rows `stride` floats apart, at the bundle's first lane). Lanes
+ * still going after the last step, short of the bound, get K_RETRY and
+ * their loop state in spill (rows GJKB_W apart); returns their bits. */
 static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
-                                       const gjkb__lanes *ln, size_t o, const int distance_mode, uint32_t cap)
+                                       const gjkb__lanes *ln, size_t o, const int distance_mode, uint32_t start,
+                                       uint32_t cap, const float *resume, size_t stride, float *spill)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
@@ -603,8 +622,19 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     fw best_vv = fw_splat(INFINITY);
     fw last_vw = fw_splat(-INFINITY);   /* v.w of the lane's last step */
     mw stalled = mw_false();      /* stopped by the no-progress test */
+    if (resume) {
+#define LOAD_ROW(f)          \
+    f = fw_load(resume);     \
+    resume += stride;
+        LOOP_ROWS_HIT(LOAD_ROW)
+        if (distance_mode) {
+            LOOP_ROWS_WITNESS(LOAD_ROW)
+        }
+#undef LOAD_ROW
+    }
 
-    for (uint32_t it = 0; it < cap && mw_any(active); it++) {
+    const uint32_t end = cap < world->max_iterations - start ? start + cap : world->max_iterations;
+    for (uint32_t it = start; it < end && mw_any(active); it++) {
         v3w pa, pb;
         v3w w = support_pair(&pk, v3_neg(v), world, &pa, &pb);
         fw vw = v3_dot(v, w);
@@ -686,7 +716,7 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     straddle = mw_and(straddle, mw_or(fw_le(last_vw, zero), fw_le(fw_mul(last_vw, last_vw), fw_mul(touch2, vv))));
     unsure = mw_or(unsure, straddle);
     status = iw_sel(unsure, iw_splat(K_REFINE), status);
-    mw retry = cap < world->max_iterations ? mw_and(active, valid) : mw_false();
+    mw retry = end < world->max_iterations ? mw_and(active, valid) : mw_false();
     status = iw_sel(retry, iw_splat(K_RETRY), status);
     status = iw_sel(valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
@@ -697,11 +727,20 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
      * on which NaN an operation happened to keep. */
     mw sepd = iw_eq(status, iw_splat(K_SEPARATED));
     mw ovl = iw_eq(status, iw_splat(K_OVERLAP));
+    unsigned bits = mw_bits(retry);
+    if (bits) {
+#define SAVE_ROW(f)        \
+    fw_store(spill, f);    \
+    spill += GJKB_W;
+        LOOP_ROWS_HIT(SAVE_ROW)
+        if (distance_mode) {
+            LOOP_ROWS_WITNESS(SAVE_ROW)
+        }
+#undef SAVE_ROW
+    }
     if (!distance_mode) {
         fw_store(ln->dist + o, fw_sel(ovl, zero, nan));
-        /* A retry starts from the axis reached, in world axes. */
-        v3_store(ln->nx + o, ln->ny + o, ln->nz + o, mat_mul(ra, v3_neg(v)));
-        return mw_bits(retry);
+        return bits;
     }
     fw dist = fw_sel(done_sep, lower, gap);
     dist = fw_sel(sepd, dist, fw_sel(ovl, zero, nan));
@@ -728,77 +767,101 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     v3_store(ln->ax + o, ln->ay + o, ln->az + o, v3_sel(has, wa, nanv));
     v3_store(ln->bx + o, ln->by + o, ln->bz + o, v3_sel(has, wb, nanv));
     v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
-    return mw_bits(retry);
+    return bits;
 }
 
-/* ---- second chances --------------------------------------------------------- */
+/* ---- passes ------------------------------------------------------------- */
 
-/* Lanes a first pass leaves (K_RETRY) are gathered this many at a time. */
-enum { REDO = 4 * GJKB_PACK_ALIGN };
+/* Lanes that outlast a pass wait here, this many at a time, with their loop
+ * state and their lane in the chunk. */
+enum { QCAP = 4 * GJKB_PACK_ALIGN };
+typedef struct lane_queue {
+    _Alignas(64) float rows[ROWS][QCAP];
+    uint32_t lane[QCAP];
+    uint32_t n;
+} lane_queue;
 
-/* The lanes lane[0, nr) of a chunk that a first pass left without an
- * answer after `spent` steps: packed again in bundles of their own (the
- * same pairs, read through local pair arrays) and answered by the
- * closest-point loop with the rest of the iteration budget, starting from
- * the axis the first pass left in the lanes' n. Lane by lane this is the
- * same work whatever the width or the neighbours, so the bits are too. */
-static GJKB_INLINE void redo_lanes(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                   const uint32_t *lane, uint32_t nr, uint32_t spent, const int distance_mode)
+/* Appends the lanes `bits` of a bundle (loop state in spill, chunk lanes
+ * from lane[0, W) or, without lane, from `first` on). */
+static inline void queue_push(lane_queue *q, const float *spill, unsigned bits, const uint32_t *lane,
+                              uint32_t first, int rows)
 {
-    _Alignas(64) uint32_t iota[REDO];
-    _Alignas(64) int32_t pa[REDO], pb[REDO], status[REDO], iters[REDO];
-    _Alignas(64) float out[10][REDO];
-    double wx[REDO], wy[REDO], wz[REDO];
-    for (uint32_t i = 0; i < REDO; i++) {
-        uint32_t j = lane[i < nr ? i : 0], pair = order[j];
+    for (int i = 0; bits; i++, bits >>= 1) {
+        if (!(bits & 1u))
+            continue;
+        for (int r = 0; r < rows; r++)
+            q->rows[r][q->n] = spill[r * GJKB_W + i];
+        q->lane[q->n++] = lane ? lane[i] : first + (uint32_t)i;
+    }
+}
+
+/* One pass over the queued lanes `in`, all `start` steps in: their pairs
+ * packed again (through local pair arrays), their loop state restored, at
+ * most `cap` more steps; lanes that finish go to their chunk lanes, the rest
+ * to `out`. Lane by lane the same work whatever the width or the
+ * neighbours, so the bits are too. */
+static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                                    const lane_queue *in, lane_queue *out, uint32_t start, uint32_t cap,
+                                    const int distance_mode)
+{
+    _Alignas(64) uint32_t iota[QCAP];
+    _Alignas(64) int32_t pa[QCAP], pb[QCAP], status[QCAP], iters[QCAP];
+    _Alignas(64) float res[10][QCAP];
+    _Alignas(64) float spill[ROWS * GJKB_W];
+    const uint32_t n = in->n;
+    for (uint32_t i = 0; i < QCAP; i++) {
+        uint32_t pair = order[in->lane[i < n ? i : 0]];
         iota[i] = i;
         pa[i] = w->pair_a[pair];
         pb[i] = w->pair_b[pair];
-        wx[i] = l->nx[j];
-        wy[i] = l->ny[j];
-        wz[i] = l->nz[j];
     }
     gjkb__world rw = *w;
     rw.pair_a = pa;
     rw.pair_b = pb;
-    rw.wx = wx;
-    rw.wy = wy;
-    rw.wz = wz;
-    rw.max_iterations = w->max_iterations - spent;
-    gjkb__lanes rl = { status, iters, out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9] };
-    for (uint32_t o = 0; o < nr; o += GJKB_W)
-        gjk_bundle(&rw, iota, nr, &rl, o, distance_mode, rw.max_iterations);
+    rw.wx = rw.wy = rw.wz = NULL;   /* the direction comes with the state */
+    gjkb__lanes rl = { status, iters, res[0], res[1], res[2], res[3], res[4], res[5], res[6], res[7], res[8], res[9] };
+    for (uint32_t o = 0; o < n; o += GJKB_W) {
+        unsigned bits = gjk_bundle(&rw, iota, n, &rl, o, distance_mode, start, cap, &in->rows[0][o], QCAP, spill);
+        queue_push(out, spill, bits, in->lane + o, 0, distance_mode ? ROWS : ROWS_HIT);
+    }
     float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
-    for (uint32_t i = 0; i < nr; i++) {
-        uint32_t j = lane[i];
+    for (uint32_t i = 0; i < n; i++) {
+        if (status[i] == K_RETRY)
+            continue;
+        uint32_t j = in->lane[i];
         l->status[j] = status[i];
-        l->iterations[j] += iters[i];
-        l->dist[j] = out[0][i];
+        l->iterations[j] = iters[i];
+        l->dist[j] = res[0][i];
         if (distance_mode)
             for (int k = 0; k < 9; k++)
-                to[k][j] = out[1 + k][i];
+                to[k][j] = res[1 + k][i];
     }
 }
 
-/* A chunk in two passes: every bundle for at most `cap` steps (most lanes
- * are done well within), then the lanes left over, in bundles of their own,
- * so that a few slow lanes do not hold up whole bundles. */
+/* A chunk in passes of at most `cap` steps: every bundle once, then the
+ * lanes left over, packed densely into bundles of their own, pass after
+ * pass until none is left, so that a few slow lanes do not hold up whole
+ * bundles. A lane's state survives between passes, so its answer does not
+ * depend on cap. */
 static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
                                    uint32_t cap, const int distance_mode)
 {
-    /* At most half the budget; with a budget of 1, one pass. */
-    cap = cap < w->max_iterations / 2 ? cap : w->max_iterations / 2;
-    if (cap == 0)
-        cap = w->max_iterations;
-    uint32_t lane[REDO], nr = 0;
+    lane_queue q[2];
+    _Alignas(64) float spill[ROWS * GJKB_W];
+    const int rows = distance_mode ? ROWS : ROWS_HIT;
+    q[0].n = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
-        unsigned bits = gjk_bundle(w, order, count, l, o, distance_mode, cap);
-        for (uint32_t i = 0; bits; i++, bits >>= 1)
-            if (bits & 1u)
-                lane[nr++] = o + i;
-        if (nr > 0 && (nr + GJKB_W > REDO || o + GJKB_W >= count)) {
-            redo_lanes(w, order, l, lane, nr, cap, distance_mode);
-            nr = 0;
+        unsigned bits = gjk_bundle(w, order, count, l, o, distance_mode, 0, cap, NULL, 0, spill);
+        queue_push(&q[0], spill, bits, NULL, (uint32_t)o, rows);
+        if (q[0].n > 0 && (q[0].n + GJKB_W > QCAP || o + GJKB_W >= count)) {
+            /* Queued lanes are all `start` steps in; each pass's leftovers
+             * are at most its lanes, so the other queue has room. */
+            int cur = 0;
+            for (uint32_t start = cap; q[cur].n > 0; start += cap, cur ^= 1) {
+                q[cur ^ 1].n = 0;
+                resume_pass(w, order, l, &q[cur], &q[cur ^ 1], start, cap, distance_mode);
+            }
+            q[0].n = 0;
         }
     }
 }
