@@ -257,12 +257,74 @@ static void test_bounds_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* A query bounded by m iterations follows the unbounded one's path on every
+ * backend, across the kernels' passes (a lane that outlasts a pass resumes
+ * where it stopped): a pair the unbounded query settled within m steps gets
+ * the same bits, any other stops by step m with GJKB_LIMIT or with the
+ * unbounded query's verdict (proven early, or by the reference). */
+static void test_bounded_follows_unbounded_every_backend(void **state)
+{
+    (void)state;
+    static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE, GJKB_HULL };
+    enum { PAIRS = 1296, MAX_M = 14 };
+    tu_rng r = tu_rng_make(2211);
+    tu_batch t = { 0 };
+    for (int i = 0; i < PAIRS; i++) {
+        gjkb_shape a = tu_random_shape(&r, kinds[i % 6], 0.3, 6), b = tu_random_shape(&r, kinds[(i / 6) % 6], 0.3, 6);
+        tu_place_near(&r, &a, &b, 2.5, 1.0);
+        tu_batch_add(&t, &a, &b);
+    }
+    gjkb_result *full = malloc(sizeof *full * PAIRS);
+    assert_non_null(full);
+    uint32_t resumed = 0, limited = 0;
+    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+        if (!gjkb_backend_available((gjkb_backend)bk))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)bk);
+        for (int mode = 0; mode < 2; mode++) {
+            gjkb_query q = { .mode = mode ? GJKB_DISTANCE : GJKB_HIT };
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            for (uint32_t i = 0; i < PAIRS; i++) {
+                full[i] = tu_batch_get(&t, i);
+                resumed += full[i].iterations > 4;
+            }
+            for (uint32_t m = 1; m <= MAX_M; m++) {
+                q.max_iterations = m;
+                assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+                for (uint32_t i = 0; i < PAIRS; i++) {
+                    gjkb_result res = tu_batch_get(&t, i);
+                    if (full[i].iterations <= m) {
+                        if (!tu_result_same(&res, &full[i])) {
+                            fprintf(stderr, "%s, mode %d, bound %u, pair %u:\n", gjkb_backend_name((gjkb_backend)bk),
+                                    mode, m, i);
+                            tu_result_print(stderr, "  bounded", &res);
+                            tu_result_print(stderr, "  unbounded", &full[i]);
+                            fail();
+                        }
+                        continue;
+                    }
+                    limited++;
+                    assert_true(res.iterations <= m);
+                    assert_true(res.status == GJKB_LIMIT || res.status == full[i].status);
+                }
+            }
+        }
+        gjkb_destroy(ctx);
+    }
+    printf("[ stats    ] %u unbounded answers took more than 4 steps; %u bounded queries stopped at their bound\n",
+           resumed, limited);
+    assert_true(resumed > 0 && limited > 0);
+    free(full);
+    tu_batch_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_named_cases_every_backend),
         cmocka_unit_test(test_warm_start_every_backend),
         cmocka_unit_test(test_bounds_every_backend),
+        cmocka_unit_test(test_bounded_follows_unbounded_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
