@@ -380,16 +380,11 @@ static gjkb_error check_results(gjkb_context *ctx, const gjkb_results *r)
     return GJKB_OK;
 }
 
-static gjkb_error check_batch(gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr)
+/* The per-pair rule: bodies in range, known kinds, registered hulls. The
+ * first offending pair gets the message. The wide pipeline checks the same
+ * rule fused into its bucketing pass and calls this only to word an error. */
+gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr)
 {
-    /* The wide kernels index bodies with int32 lanes. */
-    if (bd->count > INT32_MAX)
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%u bodies: at most %d per call", bd->count, INT32_MAX);
-    if (pr->count > 0 && (!pr->a || !pr->b))
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "pairs->a or pairs->b is NULL");
-    if (pr->count > 0 && (!bd->kind || !bd->px || !bd->py || !bd->pz || !bd->qw || !bd->qx || !bd->qy ||
-                          !bd->qz || !bd->sx || !bd->sy || !bd->sz))
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "a required body array is NULL");
     for (uint32_t i = 0; i < pr->count; i++) {
         uint32_t ia = pr->a[i], ib = pr->b[i];
         if (ia >= bd->count || ib >= bd->count)
@@ -401,6 +396,20 @@ static gjkb_error check_batch(gjkb_context *ctx, const gjkb_bodies *bd, const gj
         if (e != GJKB_OK)
             return e;
     }
+    return GJKB_OK;
+}
+
+/* The batch's arrays and counts; the pairs themselves: gjkb__check_pairs. */
+static gjkb_error check_batch(gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr)
+{
+    /* The wide kernels index bodies with int32 lanes. */
+    if (bd->count > INT32_MAX)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%u bodies: at most %d per call", bd->count, INT32_MAX);
+    if (pr->count > 0 && (!pr->a || !pr->b))
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "pairs->a or pairs->b is NULL");
+    if (pr->count > 0 && (!bd->kind || !bd->px || !bd->py || !bd->pz || !bd->qw || !bd->qx || !bd->qy ||
+                          !bd->qz || !bd->sx || !bd->sy || !bd->sz))
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "a required body array is NULL");
     return GJKB_OK;
 }
 
@@ -474,6 +483,8 @@ gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodies, const 
     const double *wx = query ? query->warm_x : NULL;
     if (ctx->backend != GJKB_BACKEND_REFERENCE)
         return gjkb__pipeline_run(ctx, bodies, pairs, &p, wx ? query : NULL, results);
+    if ((e = gjkb__check_pairs(ctx, bodies, pairs)) != GJKB_OK)
+        return e;
 
     for (uint32_t i = 0; i < pairs->count; i++) {
         gjkb_shape a = gjkb__body_shape(bodies, pairs->a[i]);

@@ -15,8 +15,8 @@ int gjkb__kernel_native(gjkb_backend backend);
 gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs);
 void gjkb__scratch_free(gjkb_context *ctx);
 
-/* Validate, pack, run the context's kernel, scatter. Arguments are already
- * checked; warm is the query when it carries warm-start arrays, else NULL. */
+/* Validate the pairs (gjkb__check_pairs' rule), pack, run the context's
+ * kernel, scatter. The arrays are already checked; warm is the query when it carries warm-start arrays, else NULL. */
 gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
                               const gjkb__params *p, const gjkb_query *warm, gjkb_results *results);
 

@@ -94,6 +94,10 @@ static inline bool gjkb__coord_ok(double v)
     return isfinite(v) && fabs(v) <= GJKB_MAX_COORD;
 }
 
+/* A batch's pairs: bodies in range, kinds known, hulls registered; the
+ * first offending pair gets the message (src/context.c). */
+gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs);
+
 /* Body i of a SoA body set as a gjkb_shape (no checks). */
 gjkb_shape gjkb__body_shape(const gjkb_bodies *bodies, uint32_t i);
 

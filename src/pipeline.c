@@ -151,39 +151,72 @@ void gjkb__scratch_free(gjkb_context *ctx)
 #define ANALYTIC (GJKB_HULL * GJKB_HULL)
 #define KEYS (ANALYTIC + 34)
 
-static int pair_key(const gjkb_context *ctx, const gjkb_bodies *bd, uint32_t ia, uint32_t ib)
+/* The keys of all pairs, checking each pair on the way (gjkb__check_pairs'
+ * rule, so that bodies are read once): false at the first pair that fails.
+ * *uniform tells whether every key equals the first. */
+static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint8_t *keys,
+                      bool *uniform)
 {
-    uint8_t ka = bd->kind[ia], kb = bd->kind[ib];
-    int32_t n = 0;
-    if (ka == GJKB_HULL)
-        n = ctx->hull_n[bd->hull[ia]];
-    if (kb == GJKB_HULL && ctx->hull_n[bd->hull[ib]] > n)
-        n = ctx->hull_n[bd->hull[ib]];
-    if (n == 0)
-        return ka > kb ? ka * GJKB_HULL + kb : kb * GJKB_HULL + ka;
-    int32_t k = ANALYTIC + (n + 7) / 8;
-    return k < KEYS ? (int)k : KEYS - 1;
+    /* Everything in locals: the byte stores to keys may alias anything. */
+    const uint32_t bodies = bd->count, hulls = ctx->hull_count, count = pr->count;
+    const uint32_t *const a = pr->a, *const b = pr->b, *const hull = bd->hull;
+    const uint8_t *const kind = bd->kind;
+    const int32_t *const hull_n = ctx->hull_n;
+    int first = -1;
+    unsigned differ = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t ia = a[i], ib = b[i];
+        if (ia >= bodies || ib >= bodies)
+            return false;
+        unsigned ka = kind[ia], kb = kind[ib];
+        if (ka >= GJKB_KIND_COUNT || kb >= GJKB_KIND_COUNT)
+            return false;
+        int key;
+        if (ka != GJKB_HULL && kb != GJKB_HULL) {
+            key = ka > kb ? (int)(ka * GJKB_HULL + kb) : (int)(kb * GJKB_HULL + ka);
+        } else {
+            int32_t n = 0;
+            for (int side = 0; side < 2; side++) {
+                uint32_t body = side ? ib : ia;
+                if ((side ? kb : ka) != GJKB_HULL)
+                    continue;
+                if (!hull || hull[body] >= hulls)
+                    return false;
+                if (hull_n[hull[body]] > n)
+                    n = hull_n[hull[body]];
+            }
+            key = ANALYTIC + (n + 7) / 8;
+            key = key < KEYS ? key : KEYS - 1;
+        }
+        keys[i] = (uint8_t)key;
+        first = first < 0 ? key : first;
+        differ |= (unsigned)(key ^ first);
+    }
+    *uniform = differ == 0;
+    return true;
 }
 
 /* Counting sort of the pair indices by key: stable, so deterministic. When
  * every pair has the same key the order is the identity. The tail up to a
  * whole bundle repeats pair 0, which the kernels read but never answer.
- * Keys are kept (a byte per pair) so each pair's bodies are read once. */
-static void bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t *order,
-                   uint8_t *keys)
+ * Four interleaved counters per key, as runs of one key would otherwise
+ * chain every increment through memory. */
+static void bucket(const gjkb_pairs *pr, const uint8_t *keys, bool uniform, uint32_t *order)
 {
-    uint32_t start[KEYS + 1] = { 0 };
     for (uint32_t i = pr->count; i % GJKB_PACK_ALIGN; i++)
         order[i] = 0;
-    for (uint32_t i = 0; i < pr->count; i++)
-        start[(keys[i] = (uint8_t)pair_key(ctx, bd, pr->a[i], pr->b[i])) + 1]++;
-    if (pr->count == 0 || start[keys[0] + 1] == pr->count) {
+    if (uniform) {
         for (uint32_t i = 0; i < pr->count; i++)
             order[i] = i;
         return;
     }
-    for (int k = 0; k < KEYS; k++)
-        start[k + 1] += start[k];
+    uint32_t count[4][KEYS] = { { 0 } }, start[KEYS];
+    for (uint32_t i = 0; i < pr->count; i++)
+        count[i & 3][keys[i]]++;
+    for (uint32_t k = 0, sum = 0; k < KEYS; k++) {
+        start[k] = sum;
+        sum += count[0][k] + count[1][k] + count[2][k] + count[3][k];
+    }
     for (uint32_t i = 0; i < pr->count; i++)
         order[start[keys[i]]++] = i;
 }
@@ -209,42 +242,40 @@ static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, cons
     gjkb__store_result(out, i, &r);
 }
 
-static void scatter_lane(const gjkb__lanes *l, uint32_t j, const gjkb_bodies *bd, const gjkb_pairs *pr,
-                         uint32_t i, bool points, gjkb_results *out)
+/* A chunk's lane results to their pairs, field by field. Hit mode has no
+ * points: NaN, as documented. */
+static void scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                    const gjkb_pairs *pr, const gjkb__params *p, gjkb_results *out)
 {
-    out->status[i] = (uint8_t)l->status[j];
+    /* Pointers in locals: the status bytes may alias anything. */
+    uint8_t *const status = out->status;
+    const int32_t *const ls = l->status;
+    for (uint32_t j = 0; j < lanes; j++)
+        status[idx[j]] = (uint8_t)ls[j];
     if (out->iterations)
-        out->iterations[i] = (uint32_t)l->iterations[j];
+        for (uint32_t j = 0; j < lanes; j++)
+            out->iterations[idx[j]] = (uint32_t)l->iterations[j];
     if (out->distance)
-        out->distance[i] = l->dist[j];
-    if (!points)
-        return;
-    uint32_t a = pr->a[i];
-    double px = bd->px[a], py = bd->py[a], pz = bd->pz[a];
-    if (out->ax) {
-        out->ax[i] = px + l->ax[j];
-        out->ay[i] = py + l->ay[j];
-        out->az[i] = pz + l->az[j];
+        for (uint32_t j = 0; j < lanes; j++)
+            out->distance[idx[j]] = l->dist[j];
+    double *const pt[9] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
+    const float *const lp[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    const double *const base[3] = { bd->px, bd->py, bd->pz };
+    for (int k = 0; k < 9; k++) {
+        if (!pt[k])
+            continue;
+        if (p->mode == GJKB_HIT) {
+            for (uint32_t j = 0; j < lanes; j++)
+                pt[k][idx[j]] = NAN;
+        } else if (k < 6) {
+            /* Points are offsets from A's position. */
+            for (uint32_t j = 0; j < lanes; j++)
+                pt[k][idx[j]] = base[k % 3][pr->a[idx[j]]] + lp[k][j];
+        } else {
+            for (uint32_t j = 0; j < lanes; j++)
+                pt[k][idx[j]] = lp[k][j];
+        }
     }
-    if (out->bx) {
-        out->bx[i] = px + l->bx[j];
-        out->by[i] = py + l->by[j];
-        out->bz[i] = pz + l->bz[j];
-    }
-    if (out->nx) {
-        out->nx[i] = l->nx[j];
-        out->ny[i] = l->ny[j];
-        out->nz[i] = l->nz[j];
-    }
-}
-
-/* Hit mode has no points: NaN, as documented. */
-static void scatter_no_points(uint32_t i, gjkb_results *out)
-{
-    double *p[] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
-    for (int k = 0; k < 9; k++)
-        if (p[k])
-            p[k][i] = NAN;
 }
 
 /* ---- the batch ---------------------------------------------------------- */
@@ -255,14 +286,10 @@ static void scatter_no_points(uint32_t i, gjkb_results *out)
 static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l,
                       const gjkb_bodies *bodies,
                       const gjkb_pairs *pairs, const uint32_t *idx, uint32_t lanes, const gjkb__params *p,
-                      bool points, gjkb_results *results)
+                      gjkb_results *results)
 {
     k->run(w, idx, lanes, l);
-    for (uint32_t j = 0; j < lanes; j++)
-        scatter_lane(l, j, bodies, pairs, idx[j], points, results);
-    if (p->mode == GJKB_HIT && (results->ax || results->bx || results->nx))
-        for (uint32_t j = 0; j < lanes; j++)
-            scatter_no_points(idx[j], results);
+    scatter(l, idx, lanes, bodies, pairs, p, results);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE)
             scatter_refined(ctx, bodies, pairs, idx[j], p, w, results);
@@ -297,9 +324,10 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
         (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, p->max_iterations,
         ctx->hull_within_from,
     };
-    bool points = p->mode == GJKB_DISTANCE && (results->ax || results->bx || results->nx);
-
-    bucket(ctx, bodies, pairs, s->order, s->keys);
+    bool uniform;
+    if (!pair_keys(ctx, bodies, pairs, s->keys, &uniform))
+        return gjkb__check_pairs(ctx, bodies, pairs);
+    bucket(pairs, s->keys, uniform, s->order);
     /* Threads take whole chunks, each with its own lane arrays. A pair's
      * result depends on nothing but the pair, so any split gives the same
      * bits. A few chunks per thread at least, or one thread does it all. */
@@ -312,7 +340,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     if (threads == 1) {
         for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
-            run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, points, results);
+            run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, results);
         }
     } else {
         GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
@@ -321,7 +349,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             uint32_t first = c * CHUNK;
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
             run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
-                      points, results);
+                      results);
         }
     }
     ctx->message[0] = '\0';
