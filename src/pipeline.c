@@ -21,6 +21,7 @@ typedef struct scratch {
     void *block;           /* one aligned block behind the lane arrays */
     uint32_t *order;       /* pair indices, bucketed */
     uint8_t *keys;         /* their bucket keys */
+    int32_t *kind_a, *kind_b;   /* per pair, for the kernels' gathers */
     uint32_t order_cap;
     /* Lanes of threads 1, 2, ... of a threaded batch (thread 0 has lanes):
      * every thread packs and runs its own chunks. */
@@ -108,16 +109,23 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
         size_t n = ((size_t)pairs + GJKB_PACK_ALIGN - 1) / GJKB_PACK_ALIGN * GJKB_PACK_ALIGN;
         uint32_t *o = aligned_alloc(64, n * sizeof(uint32_t));
         uint8_t *k = malloc(n);
-        if (!o || !k) {
+        int32_t *ka = malloc(n * sizeof(int32_t)), *kb = malloc(n * sizeof(int32_t));
+        if (!o || !k || !ka || !kb) {
             free(o);
             free(k);
+            free(ka);
+            free(kb);
             return GJKB_ERR_MEMORY;
         }
-        ctx->scratch_bytes += (sizeof(uint32_t) + 1) * (n - s->order_cap);
+        ctx->scratch_bytes += (3 * sizeof(uint32_t) + 1) * (n - s->order_cap);
         free(s->order);
         free(s->keys);
+        free(s->kind_a);
+        free(s->kind_b);
         s->order = o;
         s->keys = k;
+        s->kind_a = ka;
+        s->kind_b = kb;
         s->order_cap = (uint32_t)n;
     }
     return GJKB_OK;
@@ -134,6 +142,8 @@ void gjkb__scratch_free(gjkb_context *ctx)
     free(s->block);
     free(s->order);
     free(s->keys);
+    free(s->kind_a);
+    free(s->kind_b);
     for (int t = 0; t < s->more_count; t++)
         free(s->more_block[t]);
     free(s->more);
@@ -151,12 +161,14 @@ void gjkb__scratch_free(gjkb_context *ctx)
 #define ANALYTIC (GJKB_HULL * GJKB_HULL)
 #define KEYS (ANALYTIC + 34)
 
-/* The keys of all pairs, checking each pair on the way (gjkb__check_pairs'
- * rule, so that bodies are read once): false at the first pair that fails.
- * *uniform tells whether every key equals the first. */
-static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint8_t *keys,
+/* The keys and kinds of all pairs, checking each pair on the way
+ * (gjkb__check_pairs' rule, so that bodies are read once): false at the
+ * first pair that fails. *uniform tells whether every key equals the first. */
+static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, scratch *s,
                       bool *uniform)
 {
+    uint8_t *const keys = s->keys;
+    int32_t *const kind_a = s->kind_a, *const kind_b = s->kind_b;
     /* Everything in locals: the byte stores to keys may alias anything. */
     const uint32_t bodies = bd->count, hulls = ctx->hull_count, count = pr->count;
     const uint32_t *const a = pr->a, *const b = pr->b, *const hull = bd->hull;
@@ -171,6 +183,8 @@ static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
         unsigned ka = kind[ia], kb = kind[ib];
         if (ka >= GJKB_KIND_COUNT || kb >= GJKB_KIND_COUNT)
             return false;
+        kind_a[i] = (int32_t)ka;
+        kind_b[i] = (int32_t)kb;
         int key;
         if (ka != GJKB_HULL && kb != GJKB_HULL) {
             key = ka > kb ? (int)(ka * GJKB_HULL + kb) : (int)(kb * GJKB_HULL + ka);
@@ -314,7 +328,8 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     static const float zero_f = 0.0f;
     bool hulls = ctx->hull_count > 0;
     gjkb__world w = {
-        (const int32_t *)pairs->a, (const int32_t *)pairs->b, bodies->kind, bodies->px, bodies->py, bodies->pz,
+        (const int32_t *)pairs->a, (const int32_t *)pairs->b, s->kind_a, s->kind_b,
+        bodies->px, bodies->py, bodies->pz,
         bodies->qw, bodies->qx, bodies->qy, bodies->qz, bodies->sx, bodies->sy, bodies->sz, bodies->margin,
         hulls ? (const int32_t *)bodies->hull : NULL,
         warm ? warm->warm_x : NULL, warm ? warm->warm_y : NULL, warm ? warm->warm_z : NULL,
@@ -325,7 +340,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
         ctx->hull_within_from,
     };
     bool uniform;
-    if (!pair_keys(ctx, bodies, pairs, s->keys, &uniform))
+    if (!pair_keys(ctx, bodies, pairs, s, &uniform))
         return gjkb__check_pairs(ctx, bodies, pairs);
     bucket(pairs, s->keys, uniform, s->order);
     /* Threads take whole chunks, each with its own lane arrays. A pair's

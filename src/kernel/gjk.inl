@@ -494,13 +494,6 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
     const fw zero = fw_zero();
     iw pair = iw_load((const int32_t *)(const void *)(order + o));
     iw ia = iw_gather(world->pair_a, pair), ib = iw_gather(world->pair_b, pair);
-    _Alignas(64) int32_t body[GJKB_W], kind_a[GJKB_W], kind_b[GJKB_W];
-    iw_store(body, ia);
-    for (int l = 0; l < GJKB_W; l++)
-        kind_a[l] = world->kind[body[l]];
-    iw_store(body, ib);
-    for (int l = 0; l < GJKB_W; l++)
-        kind_b[l] = world->kind[body[l]];
     v3w r = v3_make(fw_gather_diff_f64(world->px, ia, ib), fw_gather_diff_f64(world->py, ia, ib),
                     fw_gather_diff_f64(world->pz, ia, ib));
     mw valid = mw_first_n((int)(count - (uint32_t)o));
@@ -509,8 +502,8 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
     gather_rotation(world, ia, &valid, k->ra);
     gather_rotation(world, ib, &valid, rb);
     fw ext_a, ext_b;
-    k->sa = gather_shape(world, ia, iw_load(kind_a), &valid, &ext_a);
-    k->sb = gather_shape(world, ib, iw_load(kind_b), &valid, &ext_b);
+    k->sa = gather_shape(world, ia, iw_gather(world->kind_a, pair), &valid, &ext_a);
+    k->sb = gather_shape(world, ib, iw_gather(world->kind_b, pair), &valid, &ext_b);
     const fw *ra = k->ra;
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 3; col++)
@@ -805,7 +798,7 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
                                     const int distance_mode)
 {
     _Alignas(64) uint32_t iota[QCAP];
-    _Alignas(64) int32_t pa[QCAP], pb[QCAP], status[QCAP], iters[QCAP];
+    _Alignas(64) int32_t pa[QCAP], pb[QCAP], ka[QCAP], kb[QCAP], status[QCAP], iters[QCAP];
     _Alignas(64) float res[10][QCAP];
     _Alignas(64) float spill[ROWS * GJKB_W];
     const uint32_t n = in->n;
@@ -814,10 +807,14 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
         iota[i] = i;
         pa[i] = w->pair_a[pair];
         pb[i] = w->pair_b[pair];
+        ka[i] = w->kind_a[pair];
+        kb[i] = w->kind_b[pair];
     }
     gjkb__world rw = *w;
     rw.pair_a = pa;
     rw.pair_b = pb;
+    rw.kind_a = ka;
+    rw.kind_b = kb;
     rw.wx = rw.wy = rw.wz = NULL;   /* the direction comes with the state */
     gjkb__lanes rl = { status, iters, res[0], res[1], res[2], res[3], res[4], res[5], res[6], res[7], res[8], res[9] };
     for (uint32_t o = 0; o < n; o += GJKB_W) {

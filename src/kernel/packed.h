@@ -30,7 +30,7 @@ typedef struct gjkb__lanes {
 /* Read-only inputs of the whole batch: the caller's arrays and the hulls. */
 typedef struct gjkb__world {
     const int32_t *pair_a, *pair_b;   /* body indices per pair */
-    const uint8_t *kind;
+    const int32_t *kind_a, *kind_b;   /* their kinds, per pair (the pipeline's checked copy) */
     const double *px, *py, *pz;       /* body positions */
     const float *qw, *qx, *qy, *qz;
     const float *sx, *sy, *sz;
