@@ -161,28 +161,43 @@ void gjkb__scratch_free(gjkb_context *ctx)
 #define ANALYTIC (GJKB_HULL * GJKB_HULL)
 #define KEYS (ANALYTIC + 34)
 
-/* The keys and kinds of all pairs, checking each pair on the way
- * (gjkb__check_pairs' rule, so that bodies are read once): false at the
- * first pair that fails. *uniform tells whether every key equals the first. */
-static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, scratch *s,
-                      bool *uniform)
+/* The pairs in parts, one per thread: each part's keys, its digit counts
+ * and then its place in the order are its own, and the parts join in
+ * pair order, so any split gives the same order. */
+#define MAX_PARTS 16
+/* Below this many pairs per part, one part. */
+#define MIN_PART_PAIRS 8192u
+
+typedef struct key_part {
+    uint32_t first, end;
+    int key0;                /* the part's first key */
+    bool ok, uniform;        /* every pair valid; every key equals key0 */
+    uint32_t at[KEYS];       /* counts, then where the part's pairs of each key go */
+} key_part;
+
+/* The keys and kinds of the part's pairs, checking each pair on the way
+ * (gjkb__check_pairs' rule, so that bodies are read once): not ok at the
+ * first pair that fails. */
+static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const scratch *s,
+                      key_part *part)
 {
     uint8_t *const keys = s->keys;
     int32_t *const kind_a = s->kind_a, *const kind_b = s->kind_b;
     /* Everything in locals: the byte stores to keys may alias anything. */
-    const uint32_t bodies = bd->count, hulls = ctx->hull_count, count = pr->count;
+    const uint32_t bodies = bd->count, hulls = ctx->hull_count, end = part->end;
     const uint32_t *const a = pr->a, *const b = pr->b, *const hull = bd->hull;
     const uint8_t *const kind = bd->kind;
     const int32_t *const hull_n = ctx->hull_n;
     int first = -1;
     unsigned differ = 0;
-    for (uint32_t i = 0; i < count; i++) {
+    part->ok = false;
+    for (uint32_t i = part->first; i < end; i++) {
         uint32_t ia = a[i], ib = b[i];
         if (ia >= bodies || ib >= bodies)
-            return false;
+            return;
         unsigned ka = kind[ia], kb = kind[ib];
         if (ka >= GJKB_KIND_COUNT || kb >= GJKB_KIND_COUNT)
-            return false;
+            return;
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
         int key;
@@ -195,7 +210,7 @@ static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
                 if ((side ? kb : ka) != GJKB_HULL)
                     continue;
                 if (!hull || hull[body] >= hulls)
-                    return false;
+                    return;
                 if (hull_n[hull[body]] > n)
                     n = hull_n[hull[body]];
             }
@@ -206,33 +221,77 @@ static bool pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
         first = first < 0 ? key : first;
         differ |= (unsigned)(key ^ first);
     }
-    *uniform = differ == 0;
-    return true;
+    part->key0 = first;
+    part->uniform = differ == 0;
+    part->ok = true;
 }
 
-/* Counting sort of the pair indices by key: stable, so deterministic. When
- * every pair has the same key the order is the identity. The tail up to a
- * whole bundle repeats pair 0, which the kernels read but never answer.
- * Four interleaved counters per key, as runs of one key would otherwise
- * chain every increment through memory. */
-static void bucket(const gjkb_pairs *pr, const uint8_t *keys, bool uniform, uint32_t *order)
+/* The part's counts per key, in four interleaved counters: runs of one key
+ * would otherwise chain every increment through memory. */
+static void part_count(const uint8_t *keys, key_part *part)
 {
-    for (uint32_t i = pr->count; i % GJKB_PACK_ALIGN; i++)
+    uint32_t count[4][KEYS] = { { 0 } };
+    for (uint32_t i = part->first; i < part->end; i++)
+        count[i & 3][keys[i]]++;
+    for (int k = 0; k < KEYS; k++)
+        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
+}
+
+static void part_place(const uint8_t *keys, key_part *part, uint32_t *order)
+{
+    for (uint32_t i = part->first; i < part->end; i++)
+        order[part->at[keys[i]]++] = i;
+}
+
+/* Checks every pair and sorts the pair indices by key (counting sort:
+ * stable, so deterministic) into order; false when a pair is invalid.
+ * When every pair has the same key the order is the identity. The tail up
+ * to a whole bundle repeats pair 0, which the kernels read but never
+ * answer. */
+static bool bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const scratch *s,
+                   int threads)
+{
+    const uint32_t n = pr->count;
+    uint32_t *const order = s->order;
+    int parts = threads < MAX_PARTS ? threads : MAX_PARTS;
+    if ((uint32_t)parts > n / MIN_PART_PAIRS)
+        parts = n / MIN_PART_PAIRS > 1 ? (int)(n / MIN_PART_PAIRS) : 1;
+    key_part part[MAX_PARTS];
+    for (int p = 0; p < parts; p++) {
+        part[p].first = (uint32_t)((uint64_t)n * (uint64_t)p / (uint64_t)parts);
+        part[p].end = (uint32_t)((uint64_t)n * (uint64_t)(p + 1) / (uint64_t)parts);
+    }
+    GJKB_OMP(omp parallel for num_threads(parts) if (parts > 1))
+    for (int p = 0; p < parts; p++)
+        pair_keys(ctx, bd, pr, s, &part[p]);
+    bool uniform = true;
+    for (int p = 0; p < parts; p++) {
+        if (!part[p].ok)
+            return false;
+        uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
+    }
+    for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
         order[i] = 0;
     if (uniform) {
-        for (uint32_t i = 0; i < pr->count; i++)
+        for (uint32_t i = 0; i < n; i++)
             order[i] = i;
-        return;
+        return true;
     }
-    uint32_t count[4][KEYS] = { { 0 } }, start[KEYS];
-    for (uint32_t i = 0; i < pr->count; i++)
-        count[i & 3][keys[i]]++;
-    for (uint32_t k = 0, sum = 0; k < KEYS; k++) {
-        start[k] = sum;
-        sum += count[0][k] + count[1][k] + count[2][k] + count[3][k];
-    }
-    for (uint32_t i = 0; i < pr->count; i++)
-        order[start[keys[i]]++] = i;
+    GJKB_OMP(omp parallel for num_threads(parts) if (parts > 1))
+    for (int p = 0; p < parts; p++)
+        part_count(s->keys, &part[p]);
+    /* Key by key, part by part: where each part's pairs of a key start. */
+    uint32_t sum = 0;
+    for (int k = 0; k < KEYS; k++)
+        for (int p = 0; p < parts; p++) {
+            uint32_t c = part[p].at[k];
+            part[p].at[k] = sum;
+            sum += c;
+        }
+    GJKB_OMP(omp parallel for num_threads(parts) if (parts > 1))
+    for (int p = 0; p < parts; p++)
+        part_place(s->keys, &part[p], order);
+    return true;
 }
 
 /* ---- per chunk ---------------------------------------------------------- */
@@ -339,15 +398,13 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
         (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, p->max_iterations,
         ctx->hull_within_from,
     };
-    bool uniform;
-    if (!pair_keys(ctx, bodies, pairs, s, &uniform))
+    int threads = gjkb__threads(ctx);
+    if (!bucket(ctx, bodies, pairs, s, threads))
         return gjkb__check_pairs(ctx, bodies, pairs);
-    bucket(pairs, s->keys, uniform, s->order);
     /* Threads take whole chunks, each with its own lane arrays. A pair's
      * result depends on nothing but the pair, so any split gives the same
      * bits. A few chunks per thread at least, or one thread does it all. */
     uint32_t chunks = (pairs->count + CHUNK - 1) / CHUNK;
-    int threads = gjkb__threads(ctx);
     if ((uint32_t)threads > chunks / 4)
         threads = chunks / 4 > 1 ? (int)(chunks / 4) : 1;
     if (threads > 1 && !scratch_threads(ctx, s, threads))
