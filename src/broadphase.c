@@ -346,8 +346,11 @@ static inline bool box_empty(const float *const b[6], uint32_t i)
 typedef struct sweep_plan {
     int axis[3];
     int bands;
-    float edge[MAX_BANDS];   /* band k starts at edge[k]; edge[0] = -inf */
+    /* band k starts at edge[k]; edge[0] = -inf, edge[bands] = NaN (no
+     * x is past it, so walks up the edges stop there) */
+    float edge[MAX_BANDS + 1];
     double lo, width;        /* edge[k] is lo + width * k, rounded */
+    double inv_width;        /* 1 / width, for band_of's guess */
 } sweep_plan;
 
 static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
@@ -401,18 +404,28 @@ static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
     plan->edge[0] = -INFINITY;
     plan->lo = lo[a1];
     plan->width = (hi[a1] - lo[a1]) / plan->bands;
+    plan->inv_width = 1.0 / plan->width;
     for (int k = 1; k < plan->bands; k++)
         plan->edge[k] = (float)(plan->lo + plan->width * k);
+    plan->edge[plan->bands] = NAN;
 }
 
-/* The band holding x on axis 1: the last one whose edge is <= x, counted
- * without branches (the edges are few and in cache), so every caller agrees
- * with the sweep's band_lo test to the bit. */
+/* The band holding x on axis 1: the number of edges e in 1..bands-1 with
+ * edge[e] <= x, so every caller agrees with the sweep's band_lo test to the
+ * bit. The edges never fall with e (neighbours may round to one float), so
+ * that is the last edge <= x: guessed from lo and width without branches
+ * (clamped to the bands; NaN to band 0, below every edge), then walked to
+ * on the float edges themselves, rarely more than a compare each way. */
 static inline int band_of(const sweep_plan *plan, float x)
 {
-    int k = 0;
-    for (int e = 1; e < plan->bands; e++)
-        k += plan->edge[e] <= x;
+    double t = ((double)x - plan->lo) * plan->inv_width;
+    t = t > 0.0 ? t : 0.0;
+    t = t < plan->bands - 1 ? t : plan->bands - 1;
+    int k = (int)t;
+    while (plan->edge[k + 1] <= x)
+        k++;
+    while (k > 0 && !(plan->edge[k] <= x))
+        k--;
     return k;
 }
 
@@ -455,15 +468,26 @@ static const uint64_t *radix_sort(struct gjkb__broad *st, uint32_t m)
 }
 
 /* Boxes [first, end): each one's first and last band, or EMPTY_BOX for a
- * box the sweep leaves out. Each box's own, so any split gives the same. */
+ * box the sweep leaves out. Each box's own, so any split gives the same.
+ * A box kept has min <= max, so its last band is its first or past it:
+ * walked up from the first (the first step without a branch: whether a box
+ * crosses an edge is a coin toss, more than one edge rare). */
 static void box_ranges(struct gjkb__broad *st, const float *const b[6], const sweep_plan *plan, uint32_t first,
                        uint32_t end)
 {
     int a1 = plan->axis[1];
-    for (uint32_t i = first; i < end; i++)
-        st->range[i] = box_empty(b, i) ? (uint16_t)EMPTY_BOX
-                       : plan->bands == 1 ? 0
-                       : (uint16_t)(band_of(plan, b[a1][i]) | band_of(plan, b[3 + a1][i]) << 8);
+    const float *lo = b[a1], *hi = b[3 + a1];
+    for (uint32_t i = first; i < end; i++) {
+        if (box_empty(b, i)) {
+            st->range[i] = EMPTY_BOX;
+            continue;
+        }
+        int k = band_of(plan, lo[i]);
+        int j = k + (plan->edge[k + 1] <= hi[i]);
+        while (plan->edge[j + 1] <= hi[i])
+            j++;
+        st->range[i] = (uint16_t)(k | j << 8);
+    }
 }
 
 /* Sentinel-padded size of a band of c boxes: at least one sentinel, up to
@@ -495,12 +519,18 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
         for (int t = 0; t < threads; t++)
             box_ranges(st, b, &plan, split(n, t, threads), split(n, t + 1, threads));
     }
+    /* Keys and digit counts of the boxes kept, in box order, and the boxes
+     * per band: +1 where a box's bands start, -1 past where they end. */
     uint32_t m = 0;
+    int32_t edge_count[MAX_BANDS + 1] = { 0 };
     memset(st->hist, 0, sizeof st->hist);
     memset(st->top, 0, sizeof st->top);
     for (uint32_t i = 0; i < n; i++) {
-        if (st->range[i] == EMPTY_BOX)
+        uint32_t range = st->range[i];
+        if (range == EMPTY_BOX)
             continue;
+        edge_count[range & 0xFFu]++;
+        edge_count[(range >> 8) + 1]--;
         uint32_t k = float_key(b[a0][i]);
         st->hist[0][k & (RADIX - 1)]++;
         st->hist[1][(k >> RADIX_BITS) & (RADIX - 1)]++;
@@ -512,15 +542,10 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     const uint64_t *order = radix_sort(st, m);
 
     /* Boxes per band, then where each band starts. */
-    uint32_t fill[MAX_BANDS] = { 0 }, start[MAX_BANDS + 1];
-    if (plan.bands == 1)
-        fill[0] = m;
-    else
-        for (uint32_t r = 0; r < m; r++) {
-            uint32_t range = st->range[(uint32_t)order[r]];
-            for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
-                fill[k]++;
-        }
+    uint32_t fill[MAX_BANDS], start[MAX_BANDS + 1];
+    int32_t in_band = 0;
+    for (int k = 0; k < plan.bands; k++)
+        fill[k] = (uint32_t)(in_band += edge_count[k]);
     uint64_t total = 0;
     for (int k = 0; k < plan.bands; k++) {
         start[k] = (uint32_t)total;
