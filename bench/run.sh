@@ -25,6 +25,7 @@ bash "$root/scripts/deps.sh" build bench
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
       -DGJKB_BENCH=ON -DGJKB_PEERS=ON -DGJKB_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 --target gjkb_bench
+cmake --build "$build" -j2 --target roofline 2>/dev/null || true   # x86-64 only
 bin="$build/bench/gjkb_bench"
 
 # ---- name: a short CPU slug and the date --------------------------------------
@@ -48,6 +49,10 @@ fi
     --benchmark_context="cpu=$(printf '%s' "$cpu" | tr -s ',=' '  ')" \
     --benchmark_out="$json.tmp" --benchmark_out_format=json "$@"
 mv "$json.tmp" "$json"
+# What the core can do, measured in the same sitting (docs/performance.md).
+if [ -x "$build/bench/roofline" ]; then
+    "${pin[@]}" "$build/bench/roofline" | tee "$results/$name-roofline.txt"
+fi
 
 python3 "$here/plot.py" "$json"
 echo "run.sh: wrote $json and its charts and tables" >&2
