@@ -42,10 +42,9 @@ struct gjkb__broad {
     uint64_t *item[2];
     uint16_t *range;   /* per box: its first band | last band << 8, or EMPTY_BOX */
     uint32_t sort_cap;
-    uint32_t hist[3][RADIX];
-    /* the top digit's counts in four interleaved copies: boxes of one scene
-     * share a few top digits, and one counter would chain every increment */
-    uint32_t top[4][RADIX / 2];
+    /* the sort's counts, one set per part (sort_run) */
+    struct sort_part *sort_part;
+    int sort_parts;
     /* the sorted boxes in blocks (gjkb__sorted) with their sentinels */
     float *sorted;
     uint32_t *sorted_id;
@@ -125,6 +124,7 @@ void gjkb__broad_free(gjkb_context *ctx)
     free(st->item[0]);
     free(st->item[1]);
     free(st->range);
+    free(st->sort_part);
     free(st->sorted_id);
     pairbuf_free(&st->pairs);
     for (int t = 0; t < st->parts; t++)
@@ -438,45 +438,82 @@ static inline uint32_t float_key(float f)
     return (u & 0x80000000u) ? ~u : u | 0x80000000u;
 }
 
-/* Stable LSD radix sort of m items on their upper 32 bits (the key; the
- * box index below it rides along, one 8-byte move per item and pass), with
- * the digit counts already in st->hist. A pass whose digit is the same for
- * every item is skipped. Returns the sorted items. */
-static const uint64_t *radix_sort(struct gjkb__broad *st, uint32_t m)
+/* Sentinel-padded size of a band of c boxes: at least one sentinel, up to
+ * a multiple of GJKB_PACK_ALIGN (which every width divides). */
+static inline uint32_t band_padded(uint32_t c)
 {
-    uint64_t *from = st->item[0], *to = st->item[1];
-    for (int pass = 0; pass < 3; pass++) {
-        uint32_t *h = st->hist[pass];
-        int shift = 32 + pass * RADIX_BITS;
-        if (m == 0 || h[(from[0] >> shift) & (RADIX - 1)] == m)
-            continue;
-        uint32_t sum = 0;
-        for (uint32_t d = 0; d < RADIX; d++) {
-            uint32_t c = h[d];
-            h[d] = sum;
-            sum += c;
-        }
-        for (uint32_t i = 0; i < m; i++) {
-            uint64_t x = from[i];
-            to[h[(x >> shift) & (RADIX - 1)]++] = x;
-        }
-        uint64_t *t = from;
-        from = to;
-        to = t;
-    }
-    return from;
+    return (c + GJKB_PACK_ALIGN) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
 }
 
-/* Boxes [first, end): each one's first and last band, or EMPTY_BOX for a
- * box the sweep leaves out. Each box's own, so any split gives the same.
+/* The sort runs in at most this many parts: each part of the deal merges
+ * the sorted runs of all of them, a compare per run per box. */
+#define MAX_SORT_PARTS 16
+
+/* One part of the sort: a range of the boxes, keyed and sorted on its own
+ * (a run), then a range of the merged order dealt into the bands. */
+struct sort_part {
+    /* digit counts of this part's items, one row per radix pass (the top
+     * digit has RADIX / 2 values) */
+    uint32_t count[3][RADIX];
+    /* the top digit's counts in four interleaved copies: boxes of one scene
+     * share a few top digits, and one counter would chain every increment */
+    uint32_t top[4][RADIX / 2];
+    /* boxes per band, +1 where a box's bands start and -1 past where they
+     * end: of the part's boxes, then of its range of the merged order */
+    int32_t band[MAX_BANDS + 1];
+    /* the part's items (key << 32 | box index), m of them: at item[0] +
+     * first after the key pass, sorted at run */
+    uint32_t first, m;
+    const uint64_t *run;
+};
+
+/* Scratch for `parts` parts (nothing in it is kept between calls). */
+static bool sort_parts_reserve(struct gjkb__broad *st, int parts)
+{
+    if (parts <= st->sort_parts)
+        return true;
+    size_t bytes = (sizeof(struct sort_part) * (size_t)parts + 63u) & ~(size_t)63u;
+    struct sort_part *sp = aligned_alloc(64, bytes);
+    if (!sp)
+        return false;
+    free(st->sort_part);
+    st->sort_part = sp;
+    st->sort_parts = parts;
+    return true;
+}
+
+/* What the threads of one sort share: read-only but for the fields the
+ * join (sort_join, on one thread between barriers) fills in. */
+typedef struct sort_job {
+    struct gjkb__broad *st;
+    const float *b[6];
+    sweep_plan plan;
+    uint32_t n, width;
+    /* from the join */
+    uint32_t m;                      /* boxes kept */
+    bool ok;                         /* the sorted blocks have room */
+    uint32_t count[MAX_BANDS];       /* boxes per band */
+    uint32_t start[MAX_BANDS + 1];   /* where each band starts */
+} sort_job;
+
+/* The key pass over boxes [first, end) into part sp: each box's first and
+ * last band in st->range (EMPTY_BOX for a box the sweep leaves out), then
+ * for the boxes kept, in box order, an item and its digit and band counts.
  * A box kept has min <= max, so its last band is its first or past it:
  * walked up from the first (the first step without a branch: whether a box
  * crosses an edge is a coin toss, more than one edge rare). */
-static void box_ranges(struct gjkb__broad *st, const float *const b[6], const sweep_plan *plan, uint32_t first,
-                       uint32_t end)
+static void key_part(const sort_job *job, struct sort_part *sp, uint32_t first, uint32_t end)
 {
-    int a1 = plan->axis[1];
-    const float *lo = b[a1], *hi = b[3 + a1];
+    struct gjkb__broad *st = job->st;
+    const float *const *b = job->b;
+    const sweep_plan *plan = &job->plan;
+    const float *lo = b[plan->axis[1]], *hi = b[3 + plan->axis[1]], *min0 = b[plan->axis[0]];
+    uint64_t *item = st->item[0] + first;
+    memset(sp->count[0], 0, sizeof sp->count[0]);
+    memset(sp->count[1], 0, sizeof sp->count[1]);
+    memset(sp->top, 0, sizeof sp->top);
+    memset(sp->band, 0, sizeof sp->band);
+    uint32_t m = 0;
     for (uint32_t i = first; i < end; i++) {
         if (box_empty(b, i)) {
             st->range[i] = EMPTY_BOX;
@@ -487,111 +524,303 @@ static void box_ranges(struct gjkb__broad *st, const float *const b[6], const sw
         while (plan->edge[j + 1] <= hi[i])
             j++;
         st->range[i] = (uint16_t)(k | j << 8);
+        sp->band[k]++;
+        sp->band[j + 1]--;
+        uint32_t key = float_key(min0[i]);
+        sp->count[0][key & (RADIX - 1)]++;
+        sp->count[1][(key >> RADIX_BITS) & (RADIX - 1)]++;
+        sp->top[m & 3][key >> (2 * RADIX_BITS)]++;
+        item[m++] = (uint64_t)key << 32 | i;
+    }
+    for (uint32_t d = 0; d < RADIX / 2; d++)
+        sp->count[2][d] = sp->top[0][d] + sp->top[1][d] + sp->top[2][d] + sp->top[3][d];
+    sp->first = first;
+    sp->m = m;
+}
+
+/* Stable LSD radix sort of a part's items on their upper 32 bits (the key;
+ * the box index below it rides along, one 8-byte move per item and pass),
+ * with the digit counts of the key pass, between item[0] and item[1] at the
+ * part's own place. A pass whose digit is the same for every item is
+ * skipped. */
+static void radix_part(struct gjkb__broad *st, struct sort_part *sp)
+{
+    uint64_t *from = st->item[0] + sp->first, *to = st->item[1] + sp->first;
+    uint32_t m = sp->m;
+    for (int pass = 0; pass < 3; pass++) {
+        const uint32_t *h = sp->count[pass];
+        int shift = 32 + pass * RADIX_BITS;
+        if (m == 0 || h[(from[0] >> shift) & (RADIX - 1)] == m)
+            continue;
+        uint32_t at[RADIX], sum = 0, digits = pass == 2 ? RADIX / 2 : RADIX;
+        for (uint32_t d = 0; d < digits; d++) {
+            at[d] = sum;
+            sum += h[d];
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            uint64_t x = from[i];
+            to[at[(x >> shift) & (RADIX - 1)]++] = x;
+        }
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    sp->run = from;
+}
+
+/* Between the key pass and the deal, on one thread: the boxes kept, the
+ * band sizes and starts (sentinel-padded) and room for the sorted blocks. */
+static void sort_join(sort_job *job, int parts)
+{
+    const struct sort_part *sp = job->st->sort_part;
+    uint32_t m = 0;
+    for (int u = 0; u < parts; u++)
+        m += sp[u].m;
+    job->m = m;
+    int32_t in_band = 0;
+    uint64_t total = 0;
+    for (int k = 0; k < job->plan.bands; k++) {
+        for (int u = 0; u < parts; u++)
+            in_band += sp[u].band[k];
+        job->count[k] = (uint32_t)in_band;
+        job->start[k] = (uint32_t)total;
+        total += band_padded((uint32_t)in_band);
+    }
+    job->ok = total <= UINT32_MAX && sorted_reserve(job->st, (uint32_t)total);
+    job->start[job->plan.bands] = (uint32_t)total;
+}
+
+/* Items of a sorted run <= v, looked for in [lo, hi) (known to hold the
+ * answer): a binary search. */
+static uint32_t count_le(const uint64_t *run, uint32_t lo, uint32_t hi, uint64_t v)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (run[mid] <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* How many of each run's items are among the r smallest of all the runs.
+ * The items are all different (each has its box index), so that is the
+ * count of each run's items <= the r-th smallest, v: found by bisecting
+ * the 64-bit values, at most 64 steps, each run's bounds narrowing with
+ * them. */
+static void co_rank(const struct sort_part *sp, int parts, uint32_t r, uint32_t take[])
+{
+    uint32_t lo_at[MAX_SORT_PARTS], hi_at[MAX_SORT_PARTS];
+    for (int u = 0; u < parts; u++) {
+        lo_at[u] = 0;
+        hi_at[u] = sp[u].m;
+    }
+    if (r > 0) {
+        /* v in [lo, hi]; lo_at: each run's items < lo, hi_at: <= hi */
+        uint64_t lo = 0, hi = UINT64_MAX;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            uint32_t at[MAX_SORT_PARTS], below = 0;
+            for (int u = 0; u < parts; u++)
+                below += at[u] = count_le(sp[u].run, lo_at[u], hi_at[u], mid);
+            if (below >= r) {
+                hi = mid;
+                memcpy(hi_at, at, sizeof(uint32_t) * (size_t)parts);
+            } else {
+                lo = mid + 1;
+                memcpy(lo_at, at, sizeof(uint32_t) * (size_t)parts);
+            }
+        }
+    }
+    for (int u = 0; u < parts; u++)
+        take[u] = r > 0 ? hi_at[u] : 0;
+}
+
+/* Where the deal puts boxes: the sorted blocks, and per band the next
+ * slot. */
+typedef struct dealer {
+    float *sorted;
+    uint32_t *sorted_id;
+    const uint16_t *range;   /* NULL for one band */
+    const float *src[GJKB_SORTED_FIELDS];
+    uint32_t width;
+    int shift;               /* log2 width (widths are powers of two) */
+    uint32_t fill[MAX_BANDS];
+} dealer;
+
+/* Box i into the next slot of each band it touches (fields in gjkb__sorted
+ * order; every band starts on a block, as width divides GJKB_PACK_ALIGN). */
+static inline void deal_box(dealer *d, uint32_t i)
+{
+    const size_t block = (size_t)d->width * GJKB_SORTED_FIELDS;
+    uint32_t range = d->range ? d->range[i] : 0;
+    float v[GJKB_SORTED_FIELDS];
+    for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+        v[f] = d->src[f][i];
+    for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++) {
+        uint32_t at = d->fill[k]++;
+        float *box = d->sorted + (size_t)(at >> d->shift) * block + (at & (d->width - 1));
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            box[(size_t)f * d->width] = v[f];
+        d->sorted_id[at] = i;
     }
 }
 
-/* Sentinel-padded size of a band of c boxes: at least one sentinel, up to
- * a multiple of GJKB_PACK_ALIGN (which every width divides). */
-static inline uint32_t band_padded(uint32_t c)
+/* Part t's range of the merged order, [first[u], end[u]) of each run u,
+ * dealt into the bands after the boxes of the parts before it; then part t
+ * pads bands t, t + parts, ... with NaN sentinels to their end. */
+static void deal_part(const sort_job *job, int t, int parts, const uint32_t first[], const uint32_t end[])
 {
-    return (c + GJKB_PACK_ALIGN) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
+    struct gjkb__broad *st = job->st;
+    const struct sort_part *sp = st->sort_part;
+    const int bands = job->plan.bands;
+    const int *ax = job->plan.axis;
+    dealer d = { st->sorted, st->sorted_id, bands == 1 ? NULL : st->range,
+                 { job->b[ax[0]], job->b[3 + ax[0]], job->b[ax[1]], job->b[3 + ax[1]], job->b[ax[2]], job->b[3 + ax[2]] },
+                 job->width, __builtin_ctz(job->width), { 0 } };
+    for (int k = 0; k < bands; k++)
+        d.fill[k] = job->start[k];
+    for (int u = 0; u < t; u++) {
+        int32_t in_band = 0;
+        for (int k = 0; k < bands; k++)
+            d.fill[k] += (uint32_t)(in_band += sp[u].band[k]);
+    }
+    if (parts == 1) {
+        const uint64_t *run = sp[0].run;
+        for (uint32_t r = 0; r < sp[0].m; r++)
+            deal_box(&d, (uint32_t)run[r]);
+    } else if (parts == 2) {
+        /* Two runs: the lesser head each time without a branch, then the
+         * rest of the one left. */
+        const uint64_t *run0 = sp[0].run, *run1 = sp[1].run;
+        uint32_t a = first[0], a_end = end[0], b = first[1], b_end = end[1];
+        while (a < a_end && b < b_end) {
+            uint64_t x = run0[a], y = run1[b];
+            bool second = y < x;
+            deal_box(&d, (uint32_t)(second ? y : x));
+            a += !second;
+            b += second;
+        }
+        for (; a < a_end; a++)
+            deal_box(&d, (uint32_t)run0[a]);
+        for (; b < b_end; b++)
+            deal_box(&d, (uint32_t)run1[b]);
+    } else {
+        /* The least head each time (past a run's end: all ones, above
+         * every item, as a box index is below 2^31). */
+        uint64_t head[MAX_SORT_PARTS];
+        uint32_t at[MAX_SORT_PARTS], left = 0;
+        for (int u = 0; u < parts; u++) {
+            at[u] = first[u];
+            head[u] = at[u] < end[u] ? sp[u].run[at[u]] : UINT64_MAX;
+            left += end[u] - first[u];
+        }
+        for (; left > 0; left--) {
+            int u = 0;
+            for (int v = 1; v < parts; v++)
+                u = head[v] < head[u] ? v : u;
+            deal_box(&d, (uint32_t)head[u]);
+            uint32_t next = ++at[u];
+            head[u] = next < end[u] ? sp[u].run[next] : UINT64_MAX;
+        }
+    }
+    const size_t block = (size_t)d.width * GJKB_SORTED_FIELDS;
+    for (int k = t; k < bands; k += parts)
+        for (uint32_t at = job->start[k] + job->count[k]; at < job->start[k + 1]; at++) {
+            float *box = d.sorted + (size_t)(at >> d.shift) * block + (at & (d.width - 1));
+            for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+                box[(size_t)f * d.width] = NAN;
+            d.sorted_id[at] = 0;
+        }
+}
+
+/* Part t of `parts` of the sort, on its own thread (every part reaches
+ * the same barriers): the key pass over a range of the boxes and the radix
+ * sort of its items, a run; the join; then the runs merged, each part
+ * taking an equal range of the merged order (found in the runs by co_rank)
+ * and dealing it after the boxes of the parts before it, which it knows
+ * from their counts per band. Every item is (key, box index), all
+ * different, so the merged order is the one order of the keys with ties in
+ * box order, whatever the parts: the bands are the same for any split. */
+static void sort_run(sort_job *job, int t, int parts)
+{
+    struct gjkb__broad *st = job->st;
+    struct sort_part *sp = &st->sort_part[t];
+    key_part(job, sp, split(job->n, t, parts), split(job->n, t + 1, parts));
+    radix_part(st, sp);
+    GJKB_OMP(omp barrier)
+    GJKB_OMP(omp single)
+    sort_join(job, parts);
+    if (!job->ok)
+        return;
+    uint32_t first[MAX_SORT_PARTS], end[MAX_SORT_PARTS];
+    if (parts > 1) {
+        co_rank(st->sort_part, parts, split(job->m, t, parts), first);
+        co_rank(st->sort_part, parts, split(job->m, t + 1, parts), end);
+        /* the bands of this range, for the parts after it */
+        memset(sp->band, 0, sizeof sp->band);
+        if (job->plan.bands == 1) {
+            for (int u = 0; u < parts; u++)
+                sp->band[0] += (int32_t)(end[u] - first[u]);
+        } else {
+            for (int u = 0; u < parts; u++)
+                for (uint32_t r = first[u]; r < end[u]; r++) {
+                    uint32_t range = st->range[(uint32_t)st->sort_part[u].run[r]];
+                    sp->band[range & 0xFFu]++;
+                    sp->band[(range >> 8) + 1]--;
+                }
+        }
+        GJKB_OMP(omp barrier)
+    }
+    deal_part(job, t, parts, first, end);
+}
+
+/* Threads in the current team (1 outside a parallel region). */
+static int team_size(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
 }
 
 /* The non-empty boxes sorted by min along the sweep axis (equal keys in box
  * order), then dealt into the bands they touch in that order, each band
- * copied into blocks of `width` boxes with NaN sentinels (st->band). */
+ * copied into blocks of `width` boxes with NaN sentinels (st->band); in
+ * parts across the threads (sort_run), which gives the same bits. */
 static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, uint32_t width)
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for %u boxes";
     uint32_t n = boxes->count;
-    const float *const b[6] = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z };
-    if (!sort_reserve(st, n))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
-
-    sweep_plan plan;
-    plan_sweep(b, n, &plan);
-    int a0 = plan.axis[0], a1 = plan.axis[1], a2 = plan.axis[2];
+    sort_job job = { .st = st,
+                     .b = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z },
+                     .n = n,
+                     .width = width };
     int threads = threads_for(ctx, n);
-    if (threads == 1) {
-        box_ranges(st, b, &plan, 0, n);
-    } else {
-        GJKB_OMP(omp parallel for num_threads(threads) schedule(static, 1))
-        for (int t = 0; t < threads; t++)
-            box_ranges(st, b, &plan, split(n, t, threads), split(n, t + 1, threads));
-    }
-    /* Keys and digit counts of the boxes kept, in box order, and the boxes
-     * per band: +1 where a box's bands start, -1 past where they end. */
-    uint32_t m = 0;
-    int32_t edge_count[MAX_BANDS + 1] = { 0 };
-    memset(st->hist, 0, sizeof st->hist);
-    memset(st->top, 0, sizeof st->top);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t range = st->range[i];
-        if (range == EMPTY_BOX)
-            continue;
-        edge_count[range & 0xFFu]++;
-        edge_count[(range >> 8) + 1]--;
-        uint32_t k = float_key(b[a0][i]);
-        st->hist[0][k & (RADIX - 1)]++;
-        st->hist[1][(k >> RADIX_BITS) & (RADIX - 1)]++;
-        st->top[m & 3][k >> (2 * RADIX_BITS)]++;
-        st->item[0][m++] = (uint64_t)k << 32 | i;
-    }
-    for (uint32_t d = 0; d < RADIX / 2; d++)
-        st->hist[2][d] = st->top[0][d] + st->top[1][d] + st->top[2][d] + st->top[3][d];
-    const uint64_t *order = radix_sort(st, m);
-
-    /* Boxes per band, then where each band starts. */
-    uint32_t fill[MAX_BANDS], start[MAX_BANDS + 1];
-    int32_t in_band = 0;
-    for (int k = 0; k < plan.bands; k++)
-        fill[k] = (uint32_t)(in_band += edge_count[k]);
-    uint64_t total = 0;
-    for (int k = 0; k < plan.bands; k++) {
-        start[k] = (uint32_t)total;
-        total += band_padded(fill[k]);
-    }
-    if (total > UINT32_MAX || !sorted_reserve(st, (uint32_t)total))
+    threads = threads < MAX_SORT_PARTS ? threads : MAX_SORT_PARTS;
+    if (!sort_reserve(st, n) || !sort_parts_reserve(st, threads))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
-    start[plan.bands] = (uint32_t)total;
-    /* Deal the boxes out in sorted order, each straight into its bands'
-     * blocks (fields in gjkb__sorted order; every band starts on a block,
-     * as width divides GJKB_PACK_ALIGN), then pad each band with NaN
-     * sentinels to its end. */
-    const float *src[GJKB_SORTED_FIELDS] = { b[a0], b[3 + a0], b[a1], b[3 + a1], b[a2], b[3 + a2] };
-    const int shift = __builtin_ctz(width);   /* widths are powers of two */
-    const size_t block = (size_t)width * GJKB_SORTED_FIELDS;
-    for (int k = 0; k < plan.bands; k++)
-        fill[k] = start[k];
-    for (uint32_t r = 0; r < m; r++) {
-        uint32_t i = (uint32_t)order[r], range = plan.bands == 1 ? 0 : st->range[i];
-        float v[GJKB_SORTED_FIELDS];
-        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-            v[f] = src[f][i];
-        for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++) {
-            uint32_t at = fill[k]++;
-            float *box = st->sorted + (size_t)(at >> shift) * block + (at & (width - 1));
-            for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-                box[(size_t)f * width] = v[f];
-            st->sorted_id[at] = i;
-        }
+    plan_sweep(job.b, n, &job.plan);
+    if (threads == 1) {
+        sort_run(&job, 0, 1);
+    } else {
+        /* The team may be smaller than asked for: its size is the parts. */
+        GJKB_OMP(omp parallel num_threads(threads))
+        sort_run(&job, gjkb__thread_id(), team_size());
     }
-    for (int k = 0; k < plan.bands; k++) {
-        uint32_t count = fill[k] - start[k];
-        for (uint32_t at = fill[k]; at < start[k + 1]; at++) {
-            float *box = st->sorted + (size_t)(at >> shift) * block + (at & (width - 1));
-            for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-                box[(size_t)f * width] = NAN;
-            st->sorted_id[at] = 0;
-        }
+    if (!job.ok)
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
+    for (int k = 0; k < job.plan.bands; k++) {
         gjkb__sorted *band = &st->band[k];
-        band->count = count;
-        band->box = st->sorted + (size_t)start[k] * GJKB_SORTED_FIELDS;
-        band->id = st->sorted_id + start[k];
+        band->count = job.count[k];
+        band->box = st->sorted + (size_t)job.start[k] * GJKB_SORTED_FIELDS;
+        band->id = st->sorted_id + job.start[k];
         band->flags = NULL;
-        band->band_lo = plan.edge[k];
+        band->band_lo = job.plan.edge[k];
     }
-    st->bands = plan.bands;
+    st->bands = job.plan.bands;
     return GJKB_OK;
 }
 
