@@ -137,6 +137,36 @@ static void check_masks(wchk_out *o)
     for (int k = 0; k < W; k++)
         if (lanes[k] != k)
             fail(o, "iw_lane_index lane %d = %d", k, (int)lanes[k]);
+#ifdef GJKB_WIDE_COMPRESS
+    /* iw_compress (where the ISA has it): the set lanes in order, then
+     * zeros, for every mask (all 2^W up to 8 lanes, a spread at 16). */
+    int32_t src[W], got[W + 1];
+    for (int k = 0; k < W; k++)
+        src[k] = 1000 + 7 * k;
+    for (unsigned x = 0;; x = W <= 8 ? x + 1 : x * 3 + 1) {
+        unsigned bits = x & FULL_BITS;
+        iw_storeu(got + 1, iw_compress(mw_from_bits(bits), iw_loadu(src)));
+        int n = 0;
+        for (int k = 0; k < W; k++)
+            if ((bits >> k) & 1u && got[1 + n++] != src[k])
+                fail(o, "iw_compress(0x%x) lane %d = %d, want %d", bits, n - 1, (int)got[n], (int)src[k]);
+        for (int k = n; k < W; k++)
+            if (got[1 + k] != 0)
+                fail(o, "iw_compress(0x%x) lane %d = %d, want 0", bits, k, (int)got[1 + k]);
+        if (bits == FULL_BITS || x > FULL_BITS)
+            break;
+    }
+#endif
+    /* iw_storeu: any address, exactly W lanes. */
+    int32_t row[W + 2];
+    for (int k = 0; k < W + 2; k++)
+        row[k] = -1;
+    iw_storeu(row + 1, iw_lane_index());
+    if (row[0] != -1 || row[W + 1] != -1)
+        fail(o, "iw_storeu wrote outside its W lanes");
+    for (int k = 0; k < W; k++)
+        if (row[1 + k] != k)
+            fail(o, "iw_storeu lane %d = %d", k, (int)row[1 + k]);
 }
 
 void WCHK(wchk_run)(const wchk_in *in, wchk_out *out);

@@ -23,8 +23,9 @@
  * of each candidate unless its own min already does (band_lo).
  *
  * Pairs come out in order of i, then of the later box, whatever the width.
- * Ids are looked up only for hits, and the buffer's room is checked once
- * per bundle of W candidates. */
+ * Ids are looked up only for hits (or, with a compress instruction, for the
+ * bundles that reach sw_emit), and the buffer's room is checked once per
+ * bundle of W candidates. */
 
 #include "dispatch.h"
 
@@ -36,6 +37,16 @@ typedef struct sw_out {
     const uint32_t *id;
     const uint8_t *flags;
 } sw_out;
+
+/* Where vpcompressd exists, every bundle goes through sw_emit, hits or
+ * not: whether a bundle has hits is a coin toss that the branch predictor
+ * loses, and packing the hits down costs a few instructions. Elsewhere a
+ * bundle without hits is skipped and the hits are taken one by one. */
+#ifdef GJKB_WIDE_COMPRESS
+#define SW_EVERY_BUNDLE 1
+#else
+#define SW_EVERY_BUNDLE 0
+#endif
 
 /* The hits of box i among boxes j + lane: ids looked up, static pairs
  * dropped, a < b. Room for a whole bundle is made first, once. */
@@ -50,7 +61,21 @@ static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
         o->room = o->buf->cap - o->count;
     }
     uint32_t ia = o->id[i];
-    do {
+#ifdef GJKB_WIDE_COMPRESS
+    if (!o->flags) {
+        /* The W candidates' ids ordered against ia, the hits packed down in
+         * lane order and stored whole (room >= W). */
+        iw ids = iw_loadu((const int32_t *)(const void *)(o->id + j)), me = iw_splat((int32_t)ia);
+        mw m = mw_from_bits(hits);
+        iw_storeu((int32_t *)(void *)(o->a + o->count), iw_compress(m, iw_min(me, ids)));
+        iw_storeu((int32_t *)(void *)(o->b + o->count), iw_compress(m, iw_max(me, ids)));
+        uint32_t n = (uint32_t)__builtin_popcount(hits);
+        o->count += n;
+        o->room -= n;
+        return true;
+    }
+#endif
+    while (hits) {
         uint32_t ib = o->id[j + (uint32_t)__builtin_ctz(hits)];
         hits &= hits - 1u;
         if (o->flags && (o->flags[ia] & o->flags[ib] & GJKB_BODY_STATIC))
@@ -59,7 +84,7 @@ static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
         o->b[o->count] = ia < ib ? ib : ia;
         o->count++;
         o->room--;
-    } while (hits);
+    }
     return true;
 }
 
@@ -102,14 +127,14 @@ bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t en
         /* The lanes past the scan's end (go false) are never hits; while a
          * whole bundle goes on, its y and z overlaps are the hits. */
         while (go == full) {
-            if (hits && !sw_emit(&o, i, j, hits))
+            if ((SW_EVERY_BUNDLE || hits) && !sw_emit(&o, i, j, hits))
                 return false;
             j += GJKB_W;
             c += GJKB_W * GJKB_SORTED_FIELDS;
             hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, own, band, &go);
         }
         hits &= go;
-        if (hits && !sw_emit(&o, i, j, hits))
+        if ((SW_EVERY_BUNDLE || hits) && !sw_emit(&o, i, j, hits))
             return false;
     }
     out->count = o.count;

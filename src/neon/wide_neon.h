@@ -101,6 +101,7 @@ static inline iw iw_splat(int32_t x) { return simde_vdupq_n_s32(x); }
 static inline iw iw_load(const int32_t *p) { return simde_vld1q_s32(p); }
 static inline iw iw_loadu(const int32_t *p) { return simde_vld1q_s32(p); }
 static inline void iw_store(int32_t *p, iw v) { simde_vst1q_s32(p, v); }
+static inline void iw_storeu(int32_t *p, iw v) { simde_vst1q_s32(p, v); }
 static inline iw iw_add(iw a, iw b) { return simde_vaddq_s32(a, b); }
 static inline iw iw_sub(iw a, iw b) { return simde_vsubq_s32(a, b); }
 static inline iw iw_min(iw a, iw b) { return simde_vminq_s32(a, b); }

@@ -87,6 +87,7 @@ static inline iw iw_splat(int32_t x) { return x; }
 static inline iw iw_load(const int32_t *p) { return *p; }
 static inline iw iw_loadu(const int32_t *p) { return *p; }
 static inline void iw_store(int32_t *p, iw v) { *p = v; }
+static inline void iw_storeu(int32_t *p, iw v) { *p = v; }
 static inline iw iw_add(iw a, iw b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 static inline iw iw_sub(iw a, iw b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
 static inline iw iw_min(iw a, iw b) { return a < b ? a : b; }

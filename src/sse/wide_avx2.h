@@ -86,6 +86,7 @@ static inline iw iw_splat(int32_t x) { return simde_mm256_set1_epi32(x); }
 static inline iw iw_load(const int32_t *p) { return simde_mm256_load_si256((const simde__m256i *)(const void *)p); }
 static inline iw iw_loadu(const int32_t *p) { return simde_mm256_loadu_si256((const simde__m256i *)(const void *)p); }
 static inline void iw_store(int32_t *p, iw v) { simde_mm256_store_si256((simde__m256i *)(void *)p, v); }
+static inline void iw_storeu(int32_t *p, iw v) { simde_mm256_storeu_si256((simde__m256i *)(void *)p, v); }
 static inline iw iw_add(iw a, iw b) { return simde_mm256_add_epi32(a, b); }
 static inline iw iw_sub(iw a, iw b) { return simde_mm256_sub_epi32(a, b); }
 static inline iw iw_min(iw a, iw b) { return simde_mm256_min_epi32(a, b); }

@@ -90,6 +90,7 @@ static inline iw iw_splat(int32_t x) { return simde_mm512_set1_epi32(x); }
 static inline iw iw_load(const int32_t *p) { return simde_mm512_load_si512(p); }
 static inline iw iw_loadu(const int32_t *p) { return simde_mm512_loadu_si512(p); }
 static inline void iw_store(int32_t *p, iw v) { simde_mm512_store_si512(p, v); }
+static inline void iw_storeu(int32_t *p, iw v) { simde_mm512_storeu_si512(p, v); }
 static inline iw iw_add(iw a, iw b) { return simde_mm512_add_epi32(a, b); }
 static inline iw iw_sub(iw a, iw b) { return simde_mm512_sub_epi32(a, b); }
 static inline iw iw_min(iw a, iw b) { return simde_mm512_min_epi32(a, b); }
@@ -105,6 +106,12 @@ static inline iw iw_lane_index(void)
 }
 
 static inline mw mw_first_n(int n) { return simde_mm512_cmpgt_epi32_mask(simde_mm512_set1_epi32(n), iw_lane_index()); }
+
+/* The lanes of a where m is set, moved down in order (vpcompressd); the
+ * lanes above them are zero. Optional: only an ISA with the instruction
+ * defines it (emulated through memory it loses to a branch). */
+#define GJKB_WIDE_COMPRESS 1
+static inline iw iw_compress(mw m, iw a) { return simde_mm512_maskz_compress_epi32(m, a); }
 
 /* SIMDe 0.7 has no 512-bit gather or int->float conversion: use the
  * intrinsics when native, a lane loop when emulated. */

@@ -82,6 +82,7 @@ static inline iw iw_splat(int32_t x) { return simde_mm_set1_epi32(x); }
 static inline iw iw_load(const int32_t *p) { return simde_mm_load_si128((const simde__m128i *)(const void *)p); }
 static inline iw iw_loadu(const int32_t *p) { return simde_mm_loadu_si128((const simde__m128i *)(const void *)p); }
 static inline void iw_store(int32_t *p, iw v) { simde_mm_store_si128((simde__m128i *)(void *)p, v); }
+static inline void iw_storeu(int32_t *p, iw v) { simde_mm_storeu_si128((simde__m128i *)(void *)p, v); }
 static inline iw iw_add(iw a, iw b) { return simde_mm_add_epi32(a, b); }
 static inline iw iw_sub(iw a, iw b) { return simde_mm_sub_epi32(a, b); }
 static inline iw iw_min(iw a, iw b) { return simde_mm_min_epi32(a, b); }
