@@ -651,20 +651,24 @@ typedef struct dealer {
 
 /* Box i into the next slot of each band it touches (fields in gjkb__sorted
  * order; every band starts on a block, as width divides GJKB_PACK_ALIGN). */
+/* Slot `at` of the sorted blocks: the box's fields and its id. */
+static inline void put_slot(const dealer *d, uint32_t at, const float v[GJKB_SORTED_FIELDS], uint32_t id)
+{
+    float *box = d->sorted + (size_t)(at >> d->shift) * ((size_t)d->width * GJKB_SORTED_FIELDS) +
+                 (at & (d->width - 1));
+    for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+        box[(size_t)f * d->width] = v[f];
+    d->sorted_id[at] = id;
+}
+
 static inline void deal_box(dealer *d, uint32_t i)
 {
-    const size_t block = (size_t)d->width * GJKB_SORTED_FIELDS;
     uint32_t range = d->range ? d->range[i] : 0;
     float v[GJKB_SORTED_FIELDS];
     for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
         v[f] = d->src[f][i];
-    for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++) {
-        uint32_t at = d->fill[k]++;
-        float *box = d->sorted + (size_t)(at >> d->shift) * block + (at & (d->width - 1));
-        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-            box[(size_t)f * d->width] = v[f];
-        d->sorted_id[at] = i;
-    }
+    for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
+        put_slot(d, d->fill[k]++, v, i);
 }
 
 /* Part t's range of the merged order, [first[u], end[u]) of each run u,
@@ -725,14 +729,11 @@ static void deal_part(const sort_job *job, int t, int parts, const uint32_t firs
             head[u] = next < end[u] ? sp[u].run[next] : UINT64_MAX;
         }
     }
-    const size_t block = (size_t)d.width * GJKB_SORTED_FIELDS;
+    _Static_assert(GJKB_SORTED_FIELDS == 6, "one NaN per field");
+    static const float sentinel[GJKB_SORTED_FIELDS] = { NAN, NAN, NAN, NAN, NAN, NAN };
     for (int k = t; k < bands; k += parts)
-        for (uint32_t at = job->start[k] + job->count[k]; at < job->start[k + 1]; at++) {
-            float *box = d.sorted + (size_t)(at >> d.shift) * block + (at & (d.width - 1));
-            for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-                box[(size_t)f * d.width] = NAN;
-            d.sorted_id[at] = 0;
-        }
+        for (uint32_t at = job->start[k] + job->count[k]; at < job->start[k + 1]; at++)
+            put_slot(&d, at, sentinel, 0);
 }
 
 /* Part t of `parts` of the sort, on its own thread (every part reaches
