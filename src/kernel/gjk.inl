@@ -339,15 +339,78 @@ typedef struct step_w {
     mw enclosed;
 } step_w;
 
+/* The tetrahedron (a, q0, q1, q2) of lanes s3: whether it encloses the
+ * origin (all four barycentric numerators of the volume's sign), else the
+ * face through a with the origin farthest outside its plane, by squared
+ * plane distances n^2/|x|^2 compared cross-multiplied (no divisions; faces
+ * with the origin inside, or of zero area, never win). The kept triangle is
+ * (a, b, c) with b = b_is_c ? q1 : q0 and c = c_is_e ? q2 : q1. */
+typedef struct tetra_w {
+    mw enclosed, b_is_c, c_is_e;
+} tetra_w;
+
+static GJKB_INLINE tetra_w tetra_face(const v3w q[3], v3w a, mw s3)
+{
+    const fw zero = fw_zero();
+    v3w ab = v3_sub(q[0], a), ac = v3_sub(q[1], a), ae = v3_sub(q[2], a), ao = v3_neg(a);
+    v3w x1 = v3_cross(ac, ae), x2 = v3_cross(ae, ab), x3 = v3_cross(ab, ac);
+    fw vol = v3_dot(ab, x1);
+    fw nb = v3_dot(ao, x1), nc = v3_dot(ao, x2), ne = v3_dot(ao, x3);
+    fw na = fw_sub(fw_sub(fw_sub(vol, nb), nc), ne);
+    mw pos = fw_gt(vol, zero), neg = fw_lt(vol, zero);
+    mw in_b = same_sign(nb, pos, neg), in_c = same_sign(nc, pos, neg), in_e = same_sign(ne, pos, neg);
+    tetra_w r;
+    r.enclosed = mw_and(s3, mw_and(mw_and(same_sign(na, pos, neg), in_b), mw_and(in_c, in_e)));
+    fw m1 = v3_dot(x1, x1), m2 = v3_dot(x2, x2), m3 = v3_dot(x3, x3);
+    fw s1 = fw_mul(nb, nb), s2 = fw_mul(nc, nc), s3d = fw_mul(ne, ne);
+    mw out_b = mw_andnot(fw_gt(m1, zero), in_b), out_c = mw_andnot(fw_gt(m2, zero), in_c);
+    mw out_e = mw_andnot(fw_gt(m3, zero), in_e);
+    /* d3 >= d2 and d3 >= d1 (abc), else d2 >= d1 (abe), else ace. */
+    mw abc = mw_and(out_e, mw_and(mw_or(mw_not(out_c), fw_ge(fw_mul(s3d, m2), fw_mul(s2, m3))),
+                                  mw_or(mw_not(out_b), fw_ge(fw_mul(s3d, m1), fw_mul(s1, m3)))));
+    mw abe = mw_andnot(mw_and(out_c, mw_or(mw_not(out_b), fw_ge(fw_mul(s2, m1), fw_mul(s1, m2)))), abc);
+    r.b_is_c = mw_and(s3, mw_not(mw_or(abc, abe)));
+    r.c_is_e = mw_andnot(s3, abc);
+    return r;
+}
+
+/* The triangle (a, b, c) of lanes tri: its normal, the signed areas of
+ * the origin's projection (the weights of a, b and c, times |nrm|^2), and
+ * whether that projection is inside (face); else the edge through a to go
+ * on with: a-c where the origin is beyond that edge and ahead of a along it
+ * (to_c), else a-b. */
+typedef struct tri_w {
+    v3w ab, ac, nrm;
+    fw wa, wb, wc;
+    mw face, to_c;
+} tri_w;
+
+static GJKB_INLINE tri_w tri_region(v3w a, v3w b, v3w c, mw tri)
+{
+    const fw zero = fw_zero();
+    tri_w r;
+    r.ab = v3_sub(b, a);
+    r.ac = v3_sub(c, a);
+    r.nrm = v3_cross(r.ab, r.ac);
+    r.wa = v3_dot(r.nrm, v3_cross(b, c));
+    r.wb = v3_dot(r.nrm, v3_cross(c, a));
+    r.wc = v3_dot(r.nrm, v3_cross(a, b));
+    mw out_c = fw_lt(r.wb, zero), out_b = fw_lt(r.wc, zero);
+    r.to_c = mw_and(out_c, fw_lt(v3_dot(r.ac, a), zero));
+    r.face = mw_andnot(tri, mw_or(mw_or(out_c, out_b), mw_not(mw_and(fw_ge(r.wa, zero),
+                                                                      fw_gt(v3_dot(r.nrm, r.nrm), zero)))));
+    return r;
+}
+
 /* The sub-distance step with the new point a (A part aa), as a cascade
  * (after triple-product GJK): a tetrahedron that does not enclose the
  * origin passes on its face through a with the origin farthest outside, a
  * triangle its edge through a or the face, a segment its vertex a or
  * itself; only features through a are considered (in exact arithmetic the
- * closest one always is). Only the
- * kept feature's closest point is computed: by signed areas for a face (no
- * differences of products of dot products, which cancel on slivers),
- * clamped for an edge. A case that no active lane has is skipped. */
+ * closest one always is). Only the kept feature's closest point is
+ * computed: by signed areas for a face (no differences of products of dot
+ * products, which cancel on slivers), clamped for an edge. A case that no
+ * active lane has is skipped. */
 static GJKB_INLINE step_w closest_step(const simplex_w *s, v3w a, v3w aa, mw active, const int witnesses)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
@@ -358,30 +421,13 @@ static GJKB_INLINE step_w closest_step(const simplex_w *s, v3w a, v3w aa, mw act
     v3w tb = s->q[0], tc = s->q[1], tba = s->qa[0], tca = s->qa[1];
     mw s3 = mw_and(active, fw_eq(s->n, three));
     if (mw_any(s3)) {
-        /* Tetrahedron (a, q0, q1, q2): barycentric numerators of the origin;
-         * all of the volume's sign means enclosed. */
-        v3w ab = v3_sub(s->q[0], a), ac = v3_sub(s->q[1], a), ae = v3_sub(s->q[2], a), ao = v3_neg(a);
-        v3w x1 = v3_cross(ac, ae), x2 = v3_cross(ae, ab), x3 = v3_cross(ab, ac);
-        fw vol = v3_dot(ab, x1);
-        fw nb = v3_dot(ao, x1), nc = v3_dot(ao, x2), ne = v3_dot(ao, x3);
-        fw na = fw_sub(fw_sub(fw_sub(vol, nb), nc), ne);
-        mw pos = fw_gt(vol, zero), neg = fw_lt(vol, zero);
-        mw in_b = same_sign(nb, pos, neg), in_c = same_sign(nc, pos, neg), in_e = same_sign(ne, pos, neg);
-        r.enclosed = mw_and(s3, mw_and(mw_and(same_sign(na, pos, neg), in_b), mw_and(in_c, in_e)));
-        /* The face through a with the origin farthest outside its plane
-         * (squared plane distances; faces with the origin inside score -1). */
-        fw m1 = v3_dot(x1, x1), m2 = v3_dot(x2, x2), m3 = v3_dot(x3, x3);
-        fw d1 = fw_sel(in_b, fw_splat(-1.0f), fw_div(fw_mul(nb, nb), fw_sel(fw_gt(m1, zero), m1, one)));
-        fw d2 = fw_sel(in_c, fw_splat(-1.0f), fw_div(fw_mul(nc, nc), fw_sel(fw_gt(m2, zero), m2, one)));
-        fw d3 = fw_sel(in_e, fw_splat(-1.0f), fw_div(fw_mul(ne, ne), fw_sel(fw_gt(m3, zero), m3, one)));
-        mw abc = mw_and(mw_not(in_e), mw_and(fw_ge(d3, d2), fw_ge(d3, d1)));
-        mw abe = mw_andnot(mw_and(mw_not(in_c), fw_ge(d2, d1)), abc);
-        mw b_is_c = mw_and(s3, mw_not(mw_or(abc, abe))), c_is_e = mw_andnot(s3, abc);
-        tb = v3_sel(b_is_c, s->q[1], tb);
-        tc = v3_sel(c_is_e, s->q[2], tc);
+        tetra_w t = tetra_face(s->q, a, s3);
+        r.enclosed = t.enclosed;
+        tb = v3_sel(t.b_is_c, s->q[1], tb);
+        tc = v3_sel(t.c_is_e, s->q[2], tc);
         if (witnesses) {
-            tba = v3_sel(b_is_c, s->qa[1], tba);
-            tca = v3_sel(c_is_e, s->qa[2], tca);
+            tba = v3_sel(t.b_is_c, s->qa[1], tba);
+            tca = v3_sel(t.c_is_e, s->qa[2], tca);
         }
         tri = mw_or(tri, mw_andnot(s3, r.enclosed));
     }
@@ -391,25 +437,14 @@ static GJKB_INLINE step_w closest_step(const simplex_w *s, v3w a, v3w aa, mw act
     v3w vf = a;
     fw fl[3] = { one, zero, zero };
     if (mw_any(tri)) {
-        /* Triangle (a, tb, tc): the signed areas of the origin's projection
-         * are the weights of a, tb and tc. */
-        v3w nrm = v3_cross(v3_sub(tb, a), v3_sub(tc, a));
-        fw wa = v3_dot(nrm, v3_cross(tb, tc));
-        fw wb = v3_dot(nrm, v3_cross(tc, a));
-        fw wc = v3_dot(nrm, v3_cross(a, tb));
-        /* Beyond edge a-tc with the origin ahead of a along it: that edge;
-         * beyond an edge through a otherwise: edge a-tb or the vertex, as the
-         * segment case decides; else the face. */
-        mw out_c = fw_lt(wb, zero), out_b = fw_lt(wc, zero);
-        mw to_c = mw_and(out_c, fw_lt(v3_dot(v3_sub(tc, a), a), zero));
-        face = mw_andnot(tri, mw_or(mw_or(out_c, out_b), mw_not(mw_and(fw_ge(wa, zero),
-                                                                        fw_gt(v3_dot(nrm, nrm), zero)))));
-        fw inv = fw_div(one, fw_sel(face, fw_add(fw_add(wa, wb), wc), one));
-        fl[0] = fw_mul(wa, inv);
-        fl[1] = fw_mul(wb, inv);
-        fl[2] = fw_mul(wc, inv);
+        tri_w f = tri_region(a, tb, tc, tri);
+        face = f.face;
+        fw inv = fw_div(one, fw_sel(face, fw_add(fw_add(f.wa, f.wb), f.wc), one));
+        fl[0] = fw_mul(f.wa, inv);
+        fl[1] = fw_mul(f.wb, inv);
+        fl[2] = fw_mul(f.wc, inv);
         vf = v3_add(v3_add(v3_scale(a, fl[0]), v3_scale(tb, fl[1])), v3_scale(tc, fl[2]));
-        mw down = mw_andnot(tri, face), down_c = mw_and(down, to_c);
+        mw down = mw_andnot(tri, face), down_c = mw_and(down, f.to_c);
         lb = v3_sel(down_c, tc, v3_sel(down, tb, lb));
         if (witnesses)
             lba = v3_sel(down_c, tca, v3_sel(down, tba, lba));
@@ -576,13 +611,16 @@ enum { ROWS_HIT = 0 LOOP_ROWS_HIT(ROW_COUNT), ROWS = ROWS_HIT LOOP_ROWS_WITNESS(
 /* ---- the GJK loop, hit and distance mode -------------------------------- */
 
 /* Runs steps [start, start + cap) of the bundle's lanes, within the
- * iteration bound: from the start (start 0) or from the loop state in
- * resume (rows `stride` floats apart, at the bundle's first lane). Lanes
- * still going after the last step, short of the bound, get K_RETRY and
- * their loop state in spill (rows GJKB_W apart); returns their bits. */
+ * iteration bound less the `base` steps the lanes spent before this loop
+ * (hit mode's proof loop, which also counts in the iterations): from the
+ * start (start 0) or from the loop state in resume (rows `stride` floats
+ * apart, at the bundle's first lane). Lanes still going after the last
+ * step, short of the bound, get K_RETRY and their loop state in spill (rows
+ * GJKB_W apart); returns their bits. */
 static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
                                        const gjkb__lanes *ln, size_t o, const int distance_mode, uint32_t start,
-                                       uint32_t cap, const float *resume, size_t stride, float *spill)
+                                       uint32_t cap, uint32_t base, const float *resume, size_t stride,
+                                       float *spill)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
@@ -626,12 +664,13 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
 #undef LOAD_ROW
     }
 
-    const uint32_t end = cap < world->max_iterations - start ? start + cap : world->max_iterations;
+    const uint32_t bound = world->max_iterations - base;
+    const uint32_t end = cap < bound - start ? start + cap : bound;
     for (uint32_t it = start; it < end && mw_any(active); it++) {
         v3w pa, pb;
         v3w w = support_pair(&pk, v3_neg(v), world, &pa, &pb);
         fw vw = v3_dot(v, w);
-        iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
+        iters = iw_sel(active, iw_splat((int32_t)(base + it) + 1), iters);
         last_vw = fw_sel(active, vw, last_vw);
 
         /* Support plane test: v.w / |v| is a lower bound on the core distance. */
@@ -709,7 +748,7 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     straddle = mw_and(straddle, mw_or(fw_le(last_vw, zero), fw_le(fw_mul(last_vw, last_vw), fw_mul(touch2, vv))));
     unsure = mw_or(unsure, straddle);
     status = iw_sel(unsure, iw_splat(K_REFINE), status);
-    mw retry = end < world->max_iterations ? mw_and(active, valid) : mw_false();
+    mw retry = end < bound ? mw_and(active, valid) : mw_false();
     status = iw_sel(retry, iw_splat(K_RETRY), status);
     status = iw_sel(valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
@@ -763,7 +802,182 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     return bits;
 }
 
+/* ---- hit mode's proof loop -------------------------------------------------- */
+
+/* Hit mode asks for a verdict only, so it first runs a lighter loop that
+ * keeps the same simplex as the closest-point loop (the cascade of
+ * tetra_face and tri_region) but never forms the closest point: the next
+ * direction is the kept feature's normal toward the origin (triple
+ * products), with no weights and no divisions. It stops only on a proof:
+ * a support plane beyond the touching band (as in the closest-point loop),
+ * an enclosing tetrahedron, or a kept feature within the band (its plane or
+ * line distance, where the origin projects inside it). A lane with no proof
+ * after GJKB_K_PROOF_STEPS (near-touching or slow curved pairs) goes on to
+ * the closest-point loop from the start, those steps counted in its
+ * iterations and its bound. */
+#ifndef GJKB_K_PROOF_STEPS
+#define GJKB_K_PROOF_STEPS 16u
+#endif
+_Static_assert(GJKB_K_PROOF_STEPS > 0, "the proof loop takes at least one step");
+/* A face within the band proves only if its normal is well formed:
+ * |ab x ac|^2 above this fraction of |ab|^2 |ac|^2 (an angle of about 1e-3
+ * rad), so that a sliver's rounded plane cannot fake a contact. */
+#define GJKB_K_SLIVER 1e-6f
+
+/* The proof loop's simplex: up to three kept points newest first, their
+ * count, and the next search direction. */
+typedef struct proof_w {
+    v3w q[3];
+    fw n;
+    v3w d;
+} proof_w;
+
+/* One proof step with the new point a; *hit gets the lanes it proves
+ * within the band (the origin enclosed counts). */
+static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, mw active, fw touch2, mw *hit)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
+    mw tri = mw_and(active, fw_eq(s->n, two));
+    mw line = mw_and(active, fw_eq(s->n, one));
+    v3w tb = s->q[0], tc = s->q[1];
+    mw s3 = mw_and(active, fw_eq(s->n, three));
+    /* The new point itself within the band. */
+    mw in_band = fw_le(v3_len2(a), touch2);
+    if (mw_any(s3)) {
+        tetra_w t = tetra_face(s->q, a, s3);
+        in_band = mw_or(in_band, t.enclosed);
+        tb = v3_sel(t.b_is_c, s->q[1], tb);
+        tc = v3_sel(t.c_is_e, s->q[2], tc);
+        tri = mw_or(tri, mw_andnot(s3, t.enclosed));
+    }
+
+    v3w lb = s->q[0];
+    mw face = mw_false();
+    v3w d_face = a;
+    if (mw_any(tri)) {
+        tri_w f = tri_region(a, tb, tc, tri);
+        face = f.face;
+        /* nrm.a is the plane's offset times |nrm|: the origin is on the
+         * side of -nrm.a. */
+        fw pn = v3_dot(f.nrm, a), nn = v3_dot(f.nrm, f.nrm);
+        d_face = v3_sel(fw_gt(pn, zero), v3_neg(f.nrm), f.nrm);
+        mw formed = fw_gt(nn, fw_mul(fw_splat(GJKB_K_SLIVER), fw_mul(v3_len2(f.ab), v3_len2(f.ac))));
+        in_band = mw_or(in_band, mw_and(mw_and(face, formed), fw_le(fw_mul(pn, pn), fw_mul(touch2, nn))));
+        mw down = mw_andnot(tri, face), down_c = mw_and(down, f.to_c);
+        lb = v3_sel(down_c, tc, v3_sel(down, tb, lb));
+        line = mw_or(line, down);
+    }
+
+    mw edge = mw_false();
+    v3w d_edge = a;
+    if (mw_any(line)) {
+        /* Segment (a, lb): the edge while the origin is ahead of a; its
+         * line distance is |e x a| / |e|, a proof where the origin also
+         * projects short of lb. */
+        v3w e = v3_sub(lb, a), c = v3_cross(e, a);
+        fw num = fw_neg(v3_dot(e, a)), ee = v3_len2(e);
+        edge = mw_and(line, mw_and(fw_gt(num, zero), fw_gt(ee, zero)));
+        d_edge = v3_cross(e, c);
+        in_band = mw_or(in_band, mw_and(mw_and(edge, fw_lt(num, ee)), fw_le(v3_len2(c), fw_mul(touch2, ee))));
+    }
+
+    *hit = mw_and(active, in_band);
+    proof_w r;
+    r.q[0] = a;
+    r.q[1] = v3_sel(face, tb, lb);
+    r.q[2] = tc;
+    r.n = fw_sel(face, three, fw_sel(edge, two, one));
+    r.d = v3_sel(face, d_face, v3_sel(edge, d_edge, v3_neg(a)));
+    return r;
+}
+
+#define LOOP_ROWS_PROOF(X)                                                                             \
+    X(s.q[0].x) X(s.q[0].y) X(s.q[0].z) X(s.q[1].x) X(s.q[1].y) X(s.q[1].z) X(s.q[2].x) X(s.q[2].y)   \
+    X(s.q[2].z) X(s.n) X(s.d.x) X(s.d.y) X(s.d.z)
+enum { ROWS_PROOF = 0 LOOP_ROWS_PROOF(ROW_COUNT) };
+_Static_assert((int)ROWS_PROOF <= (int)ROWS, "the queue holds every loop's state");
+
+/* Runs proof steps [start, end) of the bundle's lanes (state as in
+ * gjk_bundle). Lanes still unproven at end get K_LIMIT where end is the
+ * iteration bound, else K_RETRY and their state in spill; returns the bits
+ * of those. */
+static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
+                                         const gjkb__lanes *ln, size_t o, uint32_t start, uint32_t end,
+                                         const float *resume, size_t stride, float *spill)
+{
+    const fw zero = fw_zero();
+    pack_w pk;
+    pack_bundle(world, order, count, o, 0, &pk);
+    const fw lim2 = pk.lim2, touch2 = pk.touch2;
+    proof_w s;
+    s.q[0] = s.q[1] = s.q[2] = v3_zero();
+    s.n = zero;
+    s.d = pk.dir;
+    if (resume) {
+#define LOAD_ROW(f)          \
+    f = fw_load(resume);     \
+    resume += stride;
+        LOOP_ROWS_PROOF(LOAD_ROW)
+#undef LOAD_ROW
+    }
+    mw active = pk.valid, hit = mw_false();
+    iw iters = iw_zero();
+    for (uint32_t it = start; it < end && mw_any(active); it++) {
+        v3w pa, pb;
+        v3w a = support_pair(&pk, s.d, world, &pa, &pb);
+        iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
+        /* Support plane: -d.a / |d| is a lower bound on the core distance. */
+        fw da = v3_dot(s.d, a);
+        mw sep = mw_and(active, mw_and(fw_lt(da, zero), fw_gt(fw_mul(da, da), fw_mul(lim2, v3_len2(s.d)))));
+        active = mw_andnot(active, sep);
+        if (!mw_any(active))
+            break;
+        mw h;
+        proof_w next = proof_step(&s, a, active, touch2, &h);
+        for (int i = 0; i < 3; i++)
+            s.q[i] = v3_sel(active, next.q[i], s.q[i]);
+        s.n = fw_sel(active, next.n, s.n);
+        s.d = v3_sel(active, next.d, s.d);
+        hit = mw_or(hit, h);
+        active = mw_andnot(active, h);
+    }
+    mw left = mw_and(active, pk.valid);
+    iw status = iw_sel(hit, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
+    status = iw_sel(left, iw_splat(end < world->max_iterations ? K_RETRY : K_LIMIT), status);
+    status = iw_sel(pk.valid, status, iw_splat(K_INVALID));
+    iw_store(ln->status + o, status);
+    iw_store(ln->iterations + o, iters);
+    fw_store(ln->dist + o, fw_sel(hit, zero, fw_splat(NAN)));
+    unsigned bits = end < world->max_iterations ? mw_bits(left) : 0u;
+    if (bits) {
+#define SAVE_ROW(f)        \
+    fw_store(spill, f);    \
+    spill += GJKB_W;
+        LOOP_ROWS_PROOF(SAVE_ROW)
+#undef SAVE_ROW
+    }
+    return bits;
+}
+
 /* ---- passes ------------------------------------------------------------- */
+
+/* The three loops a lane can be in. */
+enum { LOOP_PROOF, LOOP_HIT, LOOP_DISTANCE };
+
+static GJKB_INLINE int loop_rows(const int loop)
+{
+    return loop == LOOP_PROOF ? ROWS_PROOF : loop == LOOP_HIT ? ROWS_HIT : ROWS;
+}
+
+/* Steps [start, start + cap) of a bundle in one of the loops. */
+static GJKB_INLINE unsigned loop_bundle(const int loop, const gjkb__world *w, const uint32_t *order, uint32_t count,
+                                        const gjkb__lanes *l, size_t o, uint32_t start, uint32_t cap, uint32_t base,
+                                        const float *resume, size_t stride, float *spill)
+{
+    if (loop == LOOP_PROOF)
+        return proof_bundle(w, order, count, l, o, start, start + cap, resume, stride, spill);
+    return gjk_bundle(w, order, count, l, o, loop == LOOP_DISTANCE, start, cap, base, resume, stride, spill);
+}
 
 /* Lanes that outlast a pass wait here, this many at a time, with their loop
  * state and their lane in the chunk. */
@@ -788,20 +1002,23 @@ static inline void queue_push(lane_queue *q, const float *spill, unsigned bits, 
     }
 }
 
-/* One pass over the queued lanes `in`, all `start` steps in: their pairs
- * packed again (through local pair arrays), their loop state restored, at
- * most `cap` more steps; lanes that finish go to their chunk lanes, the rest
- * to `out`. Lane by lane the same work whatever the width or the
- * neighbours, so the bits are too. */
+/* One pass of `loop` over the queued lanes `in`: their pairs packed again
+ * (through local pair arrays) and either their loop state restored, all
+ * `start` steps in, or (fresh) started from the beginning; at most `cap`
+ * more steps; lanes that finish go to their chunk lanes, the rest to
+ * `out`. Lane by lane the same work whatever the width or the neighbours,
+ * so the bits are too. */
 static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
                                     const lane_queue *in, lane_queue *out, uint32_t start, uint32_t cap,
-                                    const int distance_mode)
+                                    uint32_t base, int fresh, const int loop)
 {
     _Alignas(64) uint32_t iota[QCAP];
     _Alignas(64) int32_t pa[QCAP], pb[QCAP], ka[QCAP], kb[QCAP], status[QCAP], iters[QCAP];
     _Alignas(64) float res[10][QCAP];
     _Alignas(64) float spill[ROWS * GJKB_W];
+    _Alignas(64) double warm[3][QCAP];
     const uint32_t n = in->n;
+    const int warm_start = fresh && w->wx;
     for (uint32_t i = 0; i < QCAP; i++) {
         uint32_t pair = order[in->lane[i < n ? i : 0]];
         iota[i] = i;
@@ -809,17 +1026,26 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
         pb[i] = w->pair_b[pair];
         ka[i] = w->kind_a[pair];
         kb[i] = w->kind_b[pair];
+        if (warm_start) {
+            warm[0][i] = w->wx[pair];
+            warm[1][i] = w->wy[pair];
+            warm[2][i] = w->wz[pair];
+        }
     }
     gjkb__world rw = *w;
     rw.pair_a = pa;
     rw.pair_b = pb;
     rw.kind_a = ka;
     rw.kind_b = kb;
-    rw.wx = rw.wy = rw.wz = NULL;   /* the direction comes with the state */
+    /* A resumed lane's direction comes with its state. */
+    rw.wx = warm_start ? warm[0] : NULL;
+    rw.wy = warm_start ? warm[1] : NULL;
+    rw.wz = warm_start ? warm[2] : NULL;
     gjkb__lanes rl = { status, iters, res[0], res[1], res[2], res[3], res[4], res[5], res[6], res[7], res[8], res[9] };
     for (uint32_t o = 0; o < n; o += GJKB_W) {
-        unsigned bits = gjk_bundle(&rw, iota, n, &rl, o, distance_mode, start, cap, &in->rows[0][o], QCAP, spill);
-        queue_push(out, spill, bits, in->lane + o, 0, distance_mode ? ROWS : ROWS_HIT);
+        unsigned bits = loop_bundle(loop, &rw, iota, n, &rl, o, start, cap, base, fresh ? NULL : &in->rows[0][o],
+                                    QCAP, spill);
+        queue_push(out, spill, bits, in->lane + o, 0, loop_rows(loop));
     }
     float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
     for (uint32_t i = 0; i < n; i++) {
@@ -829,35 +1055,65 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
         l->status[j] = status[i];
         l->iterations[j] = iters[i];
         l->dist[j] = res[0][i];
-        if (distance_mode)
+        if (loop == LOOP_DISTANCE)
             for (int k = 0; k < 9; k++)
                 to[k][j] = res[1 + k][i];
     }
 }
 
-/* A chunk in passes of at most `cap` steps: every bundle once, then the
- * lanes left over, packed densely into bundles of their own, pass after
- * pass until none is left, so that a few slow lanes do not hold up whole
- * bundles. A lane's state survives between passes, so its answer does not
- * depend on cap. */
+/* Steps a proof pass takes, and all it may take (within the bound). */
+static inline uint32_t proof_budget(const gjkb__world *w)
+{
+    return w->max_iterations < GJKB_K_PROOF_STEPS ? w->max_iterations : GJKB_K_PROOF_STEPS;
+}
+static inline uint32_t loop_cap(const gjkb__world *w, const int loop)
+{
+    if (loop == LOOP_PROOF)
+        return GJKB_K_HIT_CAP < proof_budget(w) ? GJKB_K_HIT_CAP : proof_budget(w);
+    return loop == LOOP_HIT ? GJKB_K_HIT_CAP : GJKB_K_DIST_CAP;
+}
+
+/* Pass after pass over the lanes queued in *a (all `start` steps into
+ * `loop`, or fresh), b the other queue, until none is left; a pass's
+ * leftovers are at most its lanes, so the other queue has room. Proof
+ * lanes still unproven when the proof budget is spent start over in the
+ * closest-point loop. */
+static GJKB_INLINE void drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l, lane_queue *a,
+                              lane_queue *b, uint32_t start, uint32_t base, int fresh, const int loop)
+{
+    const uint32_t cap = loop_cap(w, loop);
+    const uint32_t budget = loop == LOOP_PROOF ? proof_budget(w) : UINT32_MAX;
+    while (a->n > 0 && start < budget) {
+        uint32_t steps = cap < budget - start ? cap : budget - start;
+        b->n = 0;
+        resume_pass(w, order, l, a, b, start, steps, base, fresh, loop);
+        lane_queue *t = a;
+        a = b;
+        b = t;
+        start += steps;
+        fresh = 0;
+    }
+    if (loop == LOOP_PROOF && a->n > 0)
+        drain(w, order, l, a, b, 0, budget, 1, LOOP_HIT);
+}
+
+/* A chunk in passes: every bundle once, then the lanes left over, packed
+ * densely into bundles of their own, pass after pass until none is left,
+ * so that a few slow lanes do not hold up whole bundles. A lane's state
+ * survives between passes, so its answer does not depend on the pass
+ * length. Hit mode starts in the proof loop. */
 static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
-                                   uint32_t cap, const int distance_mode)
+                                   const int loop)
 {
     lane_queue q[2];
     _Alignas(64) float spill[ROWS * GJKB_W];
-    const int rows = distance_mode ? ROWS : ROWS_HIT;
+    const uint32_t cap = loop_cap(w, loop);
     q[0].n = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
-        unsigned bits = gjk_bundle(w, order, count, l, o, distance_mode, 0, cap, NULL, 0, spill);
-        queue_push(&q[0], spill, bits, NULL, (uint32_t)o, rows);
+        unsigned bits = loop_bundle(loop, w, order, count, l, o, 0, cap, 0, NULL, 0, spill);
+        queue_push(&q[0], spill, bits, NULL, (uint32_t)o, loop_rows(loop));
         if (q[0].n > 0 && (q[0].n + GJKB_W > QCAP || o + GJKB_W >= count)) {
-            /* Queued lanes are all `start` steps in; each pass's leftovers
-             * are at most its lanes, so the other queue has room. */
-            int cur = 0;
-            for (uint32_t start = cap; q[cur].n > 0; start += cap, cur ^= 1) {
-                q[cur ^ 1].n = 0;
-                resume_pass(w, order, l, &q[cur], &q[cur ^ 1], start, cap, distance_mode);
-            }
+            drain(w, order, l, &q[0], &q[1], cap, 0, 0, loop);
             q[0].n = 0;
         }
     }
@@ -867,12 +1123,12 @@ static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, 
  * witness state at all. */
 static void gjk_bundles_hit(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    run_passes(w, order, count, l, GJKB_K_HIT_CAP, 0);
+    run_passes(w, order, count, l, LOOP_PROOF);
 }
 
 static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    run_passes(w, order, count, l, GJKB_K_DIST_CAP, 1);
+    run_passes(w, order, count, l, LOOP_DISTANCE);
 }
 
 /* The exported entry: the pairs order[0, count) of a chunk. */
