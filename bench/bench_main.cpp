@@ -152,6 +152,7 @@ void bm_query(benchmark::State &state, int w, gjkb_backend backend, gjkb_mode mo
         return;
     }
     gjkb_error err = GJKB_OK;
+    gjkb_stats_reset(ctx);
     for (auto _ : state) {
         err = bench_run(ctx, &g_wl.set, mode, &g_wl.out);
         if (err != GJKB_OK) {
@@ -167,6 +168,11 @@ void bm_query(benchmark::State &state, int w, gjkb_backend backend, gjkb_mode mo
     state.counters["mismatch"] = g_wl.mismatches();
     state.counters["iters"] = bench_mean_iterations(&g_wl.out);
     state.counters["unresolved"] = bench_unresolved(&g_wl.out);
+    // Active lanes per lane slot of the kernel's bundle steps (0 for the
+    // reference, which has no lanes).
+    gjkb_stats st;
+    if (gjkb_stats_get(ctx, &st) == GJKB_OK && st.width > 0 && st.bundle_steps > 0)
+        state.counters["lane_util"] = (double)st.lane_steps / ((double)st.bundle_steps * st.width);
 }
 
 #ifdef GJKB_PEERS

@@ -217,6 +217,23 @@ GJKB_API gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodie
                             const gjkb_pairs *pairs, const gjkb_query *query,
                             gjkb_results *results);
 
+/* How busy the wide kernel's lanes were, summed over the context's batch
+ * calls (gjkb_query_batch and gjkb_step) since it was created or last
+ * reset. A bundle step is one GJK step of W lanes in lockstep; a lane step
+ * is one of those lanes doing a pair's step (the sum of the pairs'
+ * iterations, counted where the kernel ran them). Lane utilization is
+ * lane_steps / (bundle_steps * width); the reference backend counts
+ * nothing. The counts are the same for every thread count. */
+typedef struct gjkb_stats {
+    uint32_t width;          /* lanes per bundle of the context's backend (0: reference) */
+    uint64_t pairs;          /* pairs given to the wide kernel */
+    uint64_t bundle_steps;
+    uint64_t lane_steps;
+} gjkb_stats;
+
+GJKB_API gjkb_error gjkb_stats_get(const gjkb_context *ctx, gjkb_stats *out);
+GJKB_API void gjkb_stats_reset(gjkb_context *ctx);
+
 /* ---- one pair, reference path ------------------------------------------ */
 typedef struct gjkb_shape {
     gjkb_kind kind;

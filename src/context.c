@@ -166,6 +166,22 @@ gjkb_backend gjkb_context_backend(const gjkb_context *ctx)
     return ctx ? ctx->backend : GJKB_BACKEND_AUTO;
 }
 
+gjkb_error gjkb_stats_get(const gjkb_context *ctx, gjkb_stats *out)
+{
+    if (!ctx || !out)
+        return GJKB_ERR_NULL;
+    *out = ctx->stats;
+    const gjkb__kernel *k = gjkb__kernel_for(ctx->backend);
+    out->width = k ? (uint32_t)k->width : 0;
+    return GJKB_OK;
+}
+
+void gjkb_stats_reset(gjkb_context *ctx)
+{
+    if (ctx)
+        memset(&ctx->stats, 0, sizeof ctx->stats);
+}
+
 /* ---- hulls ------------------------------------------------------------- */
 
 /* Grows *p (elements of size sz) to hold at least need; doubling keeps

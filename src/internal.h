@@ -55,6 +55,8 @@ struct gjkb_context {
      * never shrunk; freed with the pipeline scratch (gjkb__broad_free). */
     int threads;
     struct gjkb__broad *broad;
+    /* the wide kernel's step counts (gjkb_stats; width filled on read) */
+    gjkb_stats stats;
 };
 
 /* Query settings with defaults filled in. */

@@ -41,7 +41,8 @@ static void **lane_array(gjkb__lanes *l, int i)
     return i < (int)(sizeof fields / sizeof fields[0]) ? fields[i] : NULL;
 }
 
-/* One aligned block behind a chunk's lane arrays; returns its size, 0 when
+/* One aligned block behind a chunk's lane arrays, with the thread's step
+ * counts on a cache line of their own at its end; returns its size, 0 when
  * out of memory. */
 static size_t lanes_alloc(gjkb__lanes *l, void **block)
 {
@@ -49,13 +50,15 @@ static size_t lanes_alloc(gjkb__lanes *l, void **block)
     while (lane_array(l, n))
         n++;
     size_t bytes = (size_t)CHUNK * 4;   /* a multiple of 64 */
-    *block = aligned_alloc(64, bytes * (size_t)n);
+    size_t total = bytes * (size_t)n + 64;
+    *block = aligned_alloc(64, total);
     if (!*block)
         return 0;
-    memset(*block, 0, bytes * (size_t)n);
+    memset(*block, 0, total);
     for (int i = 0; i < n; i++)
         *lane_array(l, i) = (char *)*block + bytes * (size_t)i;
-    return bytes * (size_t)n;
+    l->counts = (gjkb__counts *)(void *)((char *)*block + bytes * (size_t)n);
+    return total;
 }
 
 static scratch *scratch_get(gjkb_context *ctx)
@@ -409,6 +412,8 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
         threads = chunks / 4 > 1 ? (int)(chunks / 4) : 1;
     if (threads > 1 && !scratch_threads(ctx, s, threads))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", threads);
+    for (int t = 0; t < threads; t++)
+        *(t == 0 ? &s->lanes : &s->more[t - 1])->counts = (gjkb__counts){ 0, 0 };
     if (threads == 1) {
         for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
             uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
@@ -423,6 +428,13 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
                       results);
         }
+    }
+    /* Summed in thread order: the same totals for any split. */
+    ctx->stats.pairs += pairs->count;
+    for (int t = 0; t < threads; t++) {
+        const gjkb__counts *c = (t == 0 ? &s->lanes : &s->more[t - 1])->counts;
+        ctx->stats.bundle_steps += c->bundle_steps;
+        ctx->stats.lane_steps += c->lane_steps;
     }
     ctx->message[0] = '\0';
     return GJKB_OK;

@@ -266,7 +266,8 @@ static void test_bounded_follows_unbounded_every_backend(void **state)
 {
     (void)state;
     static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE, GJKB_HULL };
-    enum { PAIRS = 1296, MAX_M = 14 };
+    /* Bounds past 16 cross hit mode's hand-over from the proof loop. */
+    enum { PAIRS = 1296, MAX_M = 22 };
     tu_rng r = tu_rng_make(2211);
     tu_batch t = { 0 };
     for (int i = 0; i < PAIRS; i++) {
@@ -318,6 +319,150 @@ static void test_bounded_follows_unbounded_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* Curved pairs moved along the reference's axis until their gap is
+ * `gap` times the pair's scale (sliding B along the separating axis changes
+ * the gap by exactly the move; in two moves, the second from 1e-3 of the
+ * scale, so the reference's distance error does not count): the hardest
+ * verdicts for hit mode, which hands pairs it cannot prove to the
+ * closest-point loop. Well inside the touching band
+ * (1e-6 of the scale) or well outside it, every backend must agree with the
+ * reference, with and without warm starts. */
+static void test_hit_near_touching_every_backend(void **state)
+{
+    (void)state;
+    static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_CYLINDER, GJKB_CONE, GJKB_BOX };
+    static const double gaps[] = { 0.0, 1e-8, -1e-8, 2e-5, -2e-5 };
+    enum { BASE = 150, GAPS = sizeof gaps / sizeof gaps[0] };
+    gjkb_context *ref = context(GJKB_BACKEND_REFERENCE);
+    tu_rng r = tu_rng_make(4242);
+    tu_batch t = { 0 };
+    int expect[BASE * GAPS];
+    double warm[3][BASE * GAPS];
+    gjkb_query dq = { .mode = GJKB_DISTANCE };
+    for (int i = 0; i < BASE; i++) {
+        gjkb_shape a = tu_random_shape(&r, kinds[i % 5], 0.5, 0), b0 = tu_random_shape(&r, kinds[(i / 5) % 5], 0.5, 0);
+        /* Apart (6 > any two bounding radii) in a random direction. */
+        tu_place_near(&r, &a, &b0, 1.0, 1.0);
+        tu_v3 off = tu_sub(tu_v(b0.pos[0], b0.pos[1], b0.pos[2]), tu_v(a.pos[0], a.pos[1], a.pos[2]));
+        off = tu_scale(off, 6.0 / tu_len(off));
+        b0 = tu_at(b0, a.pos[0] + off.x, a.pos[1] + off.y, a.pos[2] + off.z);
+        tu_geom ga = tu_geom_of(&a, NULL), gb = tu_geom_of(&b0, NULL);
+        double scale = tu_pair_scale(&ga, &gb);
+        for (int g = 0; g < GAPS; g++) {
+            gjkb_shape b = b0;
+            gjkb_result rr;
+            for (int step = 0; step < 2; step++) {
+                assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &rr), GJKB_OK);
+                assert_int_equal(rr.status, GJKB_SEPARATED);
+                double to = step ? gaps[g] * scale : 1e-3 * scale;
+                for (int k = 0; k < 3; k++)
+                    b.pos[k] -= (rr.distance - to) * rr.n[k];
+            }
+            uint32_t j = tu_batch_add(&t, &a, &b);
+            /* Decided by the exact gap: in the band (<= 1e-6 of the scale) or not. */
+            expect[j] = gaps[g] < 1e-6 ? GJKB_OVERLAP : GJKB_SEPARATED;
+            for (int k = 0; k < 3; k++)
+                warm[k][j] = rr.n[k];
+        }
+    }
+    assert_int_equal(t.np, BASE * GAPS);
+    uint32_t long_paths = 0;
+    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+        if (!gjkb_backend_available((gjkb_backend)bk))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)bk);
+        for (int w = 0; w < 2; w++) {
+            gjkb_query q = { .mode = GJKB_HIT };
+            if (w) {
+                q.warm_x = warm[0];
+                q.warm_y = warm[1];
+                q.warm_z = warm[2];
+            }
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            for (uint32_t i = 0; i < t.np; i++) {
+                if (t.status[i] != expect[i])
+                    fail_msg("%s, pair %u (kinds %d-%d, warm %d): %s, expected %s", gjkb_backend_name((gjkb_backend)bk),
+                             i, t.kind[t.ia[i]], t.kind[t.ib[i]], w, gjkb_status_name((gjkb_status)t.status[i]),
+                             gjkb_status_name((gjkb_status)expect[i]));
+                long_paths += t.iterations[i] > 16;
+            }
+        }
+        gjkb_destroy(ctx);
+    }
+    printf("[ stats    ] %u pairs, %u answers took more than 16 steps\n", t.np, long_paths);
+    assert_true(long_paths > 0);
+    tu_batch_free(&t);
+    gjkb_destroy(ref);
+}
+
+/* gjkb_stats: the lanes' step counts are the pairs' iterations, the same on
+ * every width and thread count; width 1 is always fully busy; the
+ * reference backend counts nothing; reset clears. */
+static void test_stats_every_backend(void **state)
+{
+    (void)state;
+    static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE, GJKB_HULL };
+    enum { PAIRS = 1000 };
+    tu_rng r = tu_rng_make(77);
+    tu_batch t = { 0 };
+    for (int i = 0; i < PAIRS; i++) {
+        gjkb_shape a = tu_random_shape(&r, kinds[i % 6], 0.3, 6), b = tu_random_shape(&r, kinds[(i / 6) % 6], 0.3, 6);
+        tu_place_near(&r, &a, &b, 2.5, 1.0);
+        tu_batch_add(&t, &a, &b);
+    }
+    gjkb_stats st;
+    gjkb_context *ref = context(GJKB_BACKEND_REFERENCE);
+    gjkb_query q = { .mode = GJKB_HIT };
+    assert_int_equal(tu_batch_run(ref, &t, &q), GJKB_OK);
+    assert_int_equal(gjkb_stats_get(ref, &st), GJKB_OK);
+    assert_true(st.width == 0 && st.pairs == 0 && st.bundle_steps == 0 && st.lane_steps == 0);
+    assert_int_equal(gjkb_stats_get(NULL, &st), GJKB_ERR_NULL);
+    assert_int_equal(gjkb_stats_get(ref, NULL), GJKB_ERR_NULL);
+    gjkb_destroy(ref);
+    for (int mode = 0; mode < 2; mode++) {
+        q.mode = mode ? GJKB_DISTANCE : GJKB_HIT;
+        uint64_t lane_steps = 0;
+        for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+            if (!gjkb_backend_available((gjkb_backend)bk))
+                continue;
+            gjkb_context *ctx = context((gjkb_backend)bk);
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
+            static const uint32_t widths[] = { [GJKB_BACKEND_SCALAR] = 1, [GJKB_BACKEND_SSE4] = 4,
+                                               [GJKB_BACKEND_AVX2] = 8, [GJKB_BACKEND_AVX512] = 16,
+                                               [GJKB_BACKEND_NEON] = 4 };
+            assert_int_equal(st.width, widths[bk]);
+            assert_int_equal(st.pairs, PAIRS);
+            uint64_t iterations = 0;
+            for (uint32_t i = 0; i < t.np; i++)
+                iterations += t.iterations[i];
+            /* Pairs answered by the reference (rare, near touching) report
+             * its count instead. */
+            assert_true(st.lane_steps > 0 && st.lane_steps <= iterations + iterations / 10);
+            assert_true(st.lane_steps <= st.bundle_steps * st.width);
+            if (st.width == 1)
+                assert_true(st.lane_steps == st.bundle_steps);
+            if (lane_steps)
+                assert_true(st.lane_steps == lane_steps);
+            lane_steps = st.lane_steps;
+            /* A second call adds the same again; any thread count too. */
+            gjkb_stats one = st;
+            if (gjkb_set_threads(ctx, 2) == GJKB_OK) {
+                for (int k = 0; k < 4; k++)   /* enough pairs for the threads to split */
+                    assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+                assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
+                assert_true(st.pairs == 5 * one.pairs && st.lane_steps == 5 * one.lane_steps &&
+                            st.bundle_steps == 5 * one.bundle_steps);
+            }
+            gjkb_stats_reset(ctx);
+            assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
+            assert_true(st.pairs == 0 && st.bundle_steps == 0 && st.lane_steps == 0 && st.width == widths[bk]);
+            gjkb_destroy(ctx);
+        }
+    }
+    tu_batch_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +470,8 @@ int main(void)
         cmocka_unit_test(test_warm_start_every_backend),
         cmocka_unit_test(test_bounds_every_backend),
         cmocka_unit_test(test_bounded_follows_unbounded_every_backend),
+        cmocka_unit_test(test_hit_near_touching_every_backend),
+        cmocka_unit_test(test_stats_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -535,6 +535,17 @@ static int save_scene(const scene *s, const char *path)
     return err;
 }
 
+/* How busy the wide kernel's lanes were over the context's calls. */
+static void print_lane_use(const gjkb_context *ctx, int width)
+{
+    gjkb_stats st;
+    if (gjkb_stats_get(ctx, &st) != GJKB_OK || st.width == 0 || st.bundle_steps == 0)
+        return;
+    printf("%-*s %.1f%% (%.2f steps per pair, %u lanes per bundle)\n", width, "lane utilization:",
+           100.0 * (double)st.lane_steps / ((double)st.bundle_steps * st.width),
+           (double)st.lane_steps / (double)st.pairs, st.width);
+}
+
 static int cmd_batch(int argc, char **argv)
 {
     options o = { .mode = GJKB_DISTANCE, .backend = GJKB_BACKEND_AUTO, .pairs = 100000, .seed = 1, .repeat = 5 };
@@ -603,6 +614,7 @@ static int cmd_batch(int argc, char **argv)
     printf("%-21s %lu\n", "invalid:", (unsigned long)count[GJKB_INVALID]);
     printf("%-21s %.3f ms (best of %lu)\n", "time:", best * 1e3, (unsigned long)o.repeat);
     printf("%-21s %.0f\n", "pairs/s:", best > 0.0 ? s.pair_count / best : 0.0);
+    print_lane_use(ctx, 21);
     print_verify_counts(&vc, 1, 21);
     printf("%-21s %s\n", "verification:", status == EXIT_OK ? "ok" : "FAILED");
     if (fflush(stdout) != 0)
@@ -812,6 +824,7 @@ static int cmd_run(int argc, char **argv)
     printf("%-*s %.1f (%.1f%% of the candidates)\n", W, "hits per frame:", (double)hit_total / o.frames,
            pair_total ? 100.0 * (double)hit_total / (double)pair_total : 0.0);
     printf("%-*s %.0f\n", W, "narrowphase pairs/s:", narrow > 0.0 ? (double)pair_total / narrow : 0.0);
+    print_lane_use(ctx, W);
     if (o.verify) {
         printf("%-*s %llu (every candidate pair of every frame)\n", W, "pairs verified:",
                (unsigned long long)vc.checked);

@@ -307,6 +307,13 @@ static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world 
     return p;
 }
 
+/* A bundle step over `active`, for gjkb_stats. */
+static inline void count_step(gjkb__counts *c, mw active)
+{
+    c->bundle_steps++;
+    c->lane_steps += (uint64_t)__builtin_popcount(mw_bits(active));
+}
+
 /* B's pose in A's frame: p_A = R p_B + t. */
 typedef struct pose_w {
     fw r[9];
@@ -666,7 +673,9 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
 
     const uint32_t bound = world->max_iterations - base;
     const uint32_t end = cap < bound - start ? start + cap : bound;
+    gjkb__counts counts = { 0, 0 };
     for (uint32_t it = start; it < end && mw_any(active); it++) {
+        count_step(&counts, active);
         v3w pa, pb;
         v3w w = support_pair(&pk, v3_neg(v), world, &pa, &pb);
         fw vw = v3_dot(v, w);
@@ -753,6 +762,8 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     status = iw_sel(valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
     iw_store(ln->iterations + o, iters);
+    ln->counts->bundle_steps += counts.bundle_steps;
+    ln->counts->lane_steps += counts.lane_steps;
 
     /* Distances and points go back to world scale and orientation (offsets
      * from A's position); NaN lanes get one fixed NaN so bits never depend
@@ -922,7 +933,9 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
     }
     mw active = pk.valid, hit = mw_false();
     iw iters = iw_zero();
+    gjkb__counts counts = { 0, 0 };
     for (uint32_t it = start; it < end && mw_any(active); it++) {
+        count_step(&counts, active);
         v3w pa, pb;
         v3w a = support_pair(&pk, s.d, world, &pa, &pb);
         iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
@@ -948,6 +961,8 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
     iw_store(ln->status + o, status);
     iw_store(ln->iterations + o, iters);
     fw_store(ln->dist + o, fw_sel(hit, zero, fw_splat(NAN)));
+    ln->counts->bundle_steps += counts.bundle_steps;
+    ln->counts->lane_steps += counts.lane_steps;
     unsigned bits = end < world->max_iterations ? mw_bits(left) : 0u;
     if (bits) {
 #define SAVE_ROW(f)        \
@@ -1041,7 +1056,8 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
     rw.wx = warm_start ? warm[0] : NULL;
     rw.wy = warm_start ? warm[1] : NULL;
     rw.wz = warm_start ? warm[2] : NULL;
-    gjkb__lanes rl = { status, iters, res[0], res[1], res[2], res[3], res[4], res[5], res[6], res[7], res[8], res[9] };
+    gjkb__lanes rl = { status, iters, res[0], res[1], res[2], res[3], res[4],
+                       res[5], res[6], res[7], res[8], res[9], l->counts };
     for (uint32_t o = 0; o < n; o += GJKB_W) {
         unsigned bits = loop_bundle(loop, &rw, iota, n, &rl, o, start, cap, base, fresh ? NULL : &in->rows[0][o],
                                     QCAP, spill);

@@ -18,13 +18,20 @@
  * double-precision reference (the kernel could not settle it in float). */
 #define GJKB_K_STATUS_REFINE 4
 
-/* Per-lane output arrays of one chunk. */
+/* What a kernel counts as it goes: bundle steps and the active lanes in
+ * them (gjkb_stats). */
+typedef struct gjkb__counts {
+    uint64_t bundle_steps, lane_steps;
+} gjkb__counts;
+
+/* Per-lane output arrays of one chunk, and its thread's step counts. */
 typedef struct gjkb__lanes {
     int32_t *status, *iterations;
     float *dist;
     float *ax, *ay, *az;        /* witness on A minus A's position, world */
     float *bx, *by, *bz;        /* witness on B minus A's position, world */
     float *nx, *ny, *nz;        /* unit axis from A to B, world */
+    gjkb__counts *counts;
 } gjkb__lanes;
 
 /* Read-only inputs of the whole batch: the caller's arrays and the hulls. */
