@@ -902,19 +902,27 @@ static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, mw active, fw tou
     return r;
 }
 
+/* The proof loop's state between passes: its simplex and each lane's own
+ * step count (as float bits), so that lanes paused after different numbers
+ * of steps can share a bundle when they resume. */
 #define LOOP_ROWS_PROOF(X)                                                                             \
     X(s.q[0].x) X(s.q[0].y) X(s.q[0].z) X(s.q[1].x) X(s.q[1].y) X(s.q[1].z) X(s.q[2].x) X(s.q[2].y)   \
-    X(s.q[2].z) X(s.n) X(s.d.x) X(s.d.y) X(s.d.z)
+    X(s.q[2].z) X(s.n) X(s.d.x) X(s.d.y) X(s.d.z) X(steps_row)
 enum { ROWS_PROOF = 0 LOOP_ROWS_PROOF(ROW_COUNT) };
 _Static_assert((int)ROWS_PROOF <= (int)ROWS, "the queue holds every loop's state");
 
-/* Runs proof steps [start, end) of the bundle's lanes (state as in
- * gjk_bundle). Lanes still unproven at end get K_LIMIT where end is the
- * iteration bound, else K_RETRY and their state in spill; returns the bits
- * of those. */
+/* Runs at most cap proof steps of the bundle's lanes, each within its own
+ * budget of `budget` steps, from the start or from the state in resume (as
+ * in gjk_bundle). On a first pass (not resume), a bundle whose active lanes
+ * fall to a quarter of its width pauses early: its few lanes wait for a
+ * dense bundle instead of holding this one (a lane's answer does not
+ * depend on where it pauses).
+ * Lanes still unproven get K_RETRY and their state in spill (returned
+ * bits); lanes that spent the budget get K_LIMIT where it is the iteration
+ * bound, else K_RETRY too and go to the closest-point loop (*handover). */
 static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
-                                         const gjkb__lanes *ln, size_t o, uint32_t start, uint32_t end,
-                                         const float *resume, size_t stride, float *spill)
+                                         const gjkb__lanes *ln, size_t o, uint32_t cap, uint32_t budget,
+                                         const float *resume, size_t stride, float *spill, unsigned *handover)
 {
     const fw zero = fw_zero();
     pack_w pk;
@@ -924,6 +932,7 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
     s.q[0] = s.q[1] = s.q[2] = v3_zero();
     s.n = zero;
     s.d = pk.dir;
+    fw steps_row = zero;
     if (resume) {
 #define LOAD_ROW(f)          \
     f = fw_load(resume);     \
@@ -931,14 +940,15 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
         LOOP_ROWS_PROOF(LOAD_ROW)
 #undef LOAD_ROW
     }
-    mw active = pk.valid, hit = mw_false();
-    iw iters = iw_zero();
+    iw steps = resume ? fw_bits(steps_row) : iw_zero();
+    const iw one = iw_splat(1), last = iw_splat((int32_t)budget);
+    mw active = pk.valid, hit = mw_false(), spent = mw_false();
     gjkb__counts counts = { 0, 0 };
-    for (uint32_t it = start; it < end && mw_any(active); it++) {
+    for (uint32_t n = 0; n < cap && mw_any(active); n++) {
         count_step(&counts, active);
         v3w pa, pb;
         v3w a = support_pair(&pk, s.d, world, &pa, &pb);
-        iters = iw_sel(active, iw_splat((int32_t)it + 1), iters);
+        steps = iw_sel(active, iw_add(steps, one), steps);
         /* Support plane: -d.a / |d| is a lower bound on the core distance. */
         fw da = v3_dot(s.d, a);
         mw sep = mw_and(active, mw_and(fw_lt(da, zero), fw_gt(fw_mul(da, da), fw_mul(lim2, v3_len2(s.d)))));
@@ -953,18 +963,27 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
         s.d = v3_sel(active, next.d, s.d);
         hit = mw_or(hit, h);
         active = mw_andnot(active, h);
+        mw out = mw_andnot(active, iw_lt(steps, last));
+        spent = mw_or(spent, out);
+        active = mw_andnot(active, out);
+        if (!resume && __builtin_popcount(mw_bits(active)) * 4 <= GJKB_W)
+            break;
     }
+    const int bounded = budget >= world->max_iterations;
     mw left = mw_and(active, pk.valid);
     iw status = iw_sel(hit, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
-    status = iw_sel(left, iw_splat(end < world->max_iterations ? K_RETRY : K_LIMIT), status);
+    status = iw_sel(left, iw_splat(K_RETRY), status);
+    status = iw_sel(spent, iw_splat(bounded ? K_LIMIT : K_RETRY), status);
     status = iw_sel(pk.valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
-    iw_store(ln->iterations + o, iters);
+    iw_store(ln->iterations + o, steps);
     fw_store(ln->dist + o, fw_sel(hit, zero, fw_splat(NAN)));
     ln->counts->bundle_steps += counts.bundle_steps;
     ln->counts->lane_steps += counts.lane_steps;
-    unsigned bits = end < world->max_iterations ? mw_bits(left) : 0u;
+    *handover = bounded ? 0u : mw_bits(mw_and(spent, pk.valid));
+    unsigned bits = mw_bits(left);
     if (bits) {
+        steps_row = fw_from_bits(steps);
 #define SAVE_ROW(f)        \
     fw_store(spill, f);    \
     spill += GJKB_W;
@@ -984,13 +1003,22 @@ static GJKB_INLINE int loop_rows(const int loop)
     return loop == LOOP_PROOF ? ROWS_PROOF : loop == LOOP_HIT ? ROWS_HIT : ROWS;
 }
 
-/* Steps [start, start + cap) of a bundle in one of the loops. */
+/* Steps the proof loop may take (within the bound). */
+static inline uint32_t proof_budget(const gjkb__world *w)
+{
+    return w->max_iterations < GJKB_K_PROOF_STEPS ? w->max_iterations : GJKB_K_PROOF_STEPS;
+}
+
+/* At most cap steps of a bundle in one of the loops: the closest-point
+ * loops' steps [start, start + cap); the proof loop keeps each lane's count
+ * itself and reports the lanes it hands over. */
 static GJKB_INLINE unsigned loop_bundle(const int loop, const gjkb__world *w, const uint32_t *order, uint32_t count,
                                         const gjkb__lanes *l, size_t o, uint32_t start, uint32_t cap, uint32_t base,
-                                        const float *resume, size_t stride, float *spill)
+                                        const float *resume, size_t stride, float *spill, unsigned *handover)
 {
+    *handover = 0;
     if (loop == LOOP_PROOF)
-        return proof_bundle(w, order, count, l, o, start, start + cap, resume, stride, spill);
+        return proof_bundle(w, order, count, l, o, cap, proof_budget(w), resume, stride, spill, handover);
     return gjk_bundle(w, order, count, l, o, loop == LOOP_DISTANCE, start, cap, base, resume, stride, spill);
 }
 
@@ -1018,14 +1046,15 @@ static inline void queue_push(lane_queue *q, const float *spill, unsigned bits, 
 }
 
 /* One pass of `loop` over the queued lanes `in`: their pairs packed again
- * (through local pair arrays) and either their loop state restored, all
- * `start` steps in, or (fresh) started from the beginning; at most `cap`
- * more steps; lanes that finish go to their chunk lanes, the rest to
- * `out`. Lane by lane the same work whatever the width or the neighbours,
- * so the bits are too. */
+ * (through local pair arrays) and either their loop state restored (the
+ * closest-point loops: all `start` steps in) or (fresh) started from the
+ * beginning; at most `cap` more steps; lanes that finish go to their chunk
+ * lanes, the rest to `out`, lanes the proof loop hands over to `handover`.
+ * Lane by lane the same work whatever the width or the neighbours, so the
+ * bits are too. */
 static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                    const lane_queue *in, lane_queue *out, uint32_t start, uint32_t cap,
-                                    uint32_t base, int fresh, const int loop)
+                                    const lane_queue *in, lane_queue *out, lane_queue *handover, uint32_t start,
+                                    uint32_t cap, uint32_t base, int fresh, const int loop)
 {
     _Alignas(64) uint32_t iota[QCAP];
     _Alignas(64) int32_t pa[QCAP], pb[QCAP], ka[QCAP], kb[QCAP], status[QCAP], iters[QCAP];
@@ -1059,9 +1088,11 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
     gjkb__lanes rl = { status, iters, res[0], res[1], res[2], res[3], res[4],
                        res[5], res[6], res[7], res[8], res[9], l->counts };
     for (uint32_t o = 0; o < n; o += GJKB_W) {
+        unsigned hand;
         unsigned bits = loop_bundle(loop, &rw, iota, n, &rl, o, start, cap, base, fresh ? NULL : &in->rows[0][o],
-                                    QCAP, spill);
+                                    QCAP, spill, &hand);
         queue_push(out, spill, bits, in->lane + o, 0, loop_rows(loop));
+        queue_push(handover, NULL, hand, in->lane + o, 0, 0);
     }
     float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
     for (uint32_t i = 0; i < n; i++) {
@@ -1077,40 +1108,41 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
     }
 }
 
-/* Steps a proof pass takes, and all it may take (within the bound). */
-static inline uint32_t proof_budget(const gjkb__world *w)
+static inline uint32_t loop_cap(const int loop)
 {
-    return w->max_iterations < GJKB_K_PROOF_STEPS ? w->max_iterations : GJKB_K_PROOF_STEPS;
-}
-static inline uint32_t loop_cap(const gjkb__world *w, const int loop)
-{
-    if (loop == LOOP_PROOF)
-        return GJKB_K_HIT_CAP < proof_budget(w) ? GJKB_K_HIT_CAP : proof_budget(w);
-    return loop == LOOP_HIT ? GJKB_K_HIT_CAP : GJKB_K_DIST_CAP;
+    return loop == LOOP_DISTANCE ? GJKB_K_DIST_CAP : GJKB_K_HIT_CAP;
 }
 
 /* Pass after pass over the lanes queued in *a (all `start` steps into
  * `loop`, or fresh), b the other queue, until none is left; a pass's
- * leftovers are at most its lanes, so the other queue has room. Proof
- * lanes still unproven when the proof budget is spent start over in the
- * closest-point loop. */
-static GJKB_INLINE void drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l, lane_queue *a,
-                              lane_queue *b, uint32_t start, uint32_t base, int fresh, const int loop)
+ * leftovers are at most its lanes, so the other queue has room. */
+static GJKB_INLINE void drain_loop(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l, lane_queue *a,
+                                   lane_queue *b, lane_queue *hand, uint32_t start, uint32_t base, int fresh,
+                                   const int loop)
 {
-    const uint32_t cap = loop_cap(w, loop);
-    const uint32_t budget = loop == LOOP_PROOF ? proof_budget(w) : UINT32_MAX;
-    while (a->n > 0 && start < budget) {
-        uint32_t steps = cap < budget - start ? cap : budget - start;
+    const uint32_t cap = loop_cap(loop);
+    while (a->n > 0) {
         b->n = 0;
-        resume_pass(w, order, l, a, b, start, steps, base, fresh, loop);
+        resume_pass(w, order, l, a, b, hand, start, cap, base, fresh, loop);
         lane_queue *t = a;
         a = b;
         b = t;
-        start += steps;
+        start += cap;
         fresh = 0;
     }
-    if (loop == LOOP_PROOF && a->n > 0)
-        drain(w, order, l, a, b, 0, budget, 1, LOOP_HIT);
+}
+
+/* The queued lanes *a to the end; lanes the proof loop hands over (into
+ * *hand) start over in the closest-point loop, their proof steps counted. */
+static GJKB_INLINE void drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l, lane_queue *a,
+                              lane_queue *b, lane_queue *hand, uint32_t start, const int loop)
+{
+    drain_loop(w, order, l, a, b, hand, start, 0, 0, loop);
+    if (loop == LOOP_PROOF && hand->n > 0) {
+        /* The closest-point loop hands nothing over: b stays empty. */
+        drain_loop(w, order, l, hand, a, b, 0, proof_budget(w), 1, LOOP_HIT);
+        hand->n = 0;
+    }
 }
 
 /* A chunk in passes: every bundle once, then the lanes left over, packed
@@ -1121,16 +1153,19 @@ static GJKB_INLINE void drain(const gjkb__world *w, const uint32_t *order, const
 static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
                                    const int loop)
 {
-    lane_queue q[2];
+    lane_queue q[3];
     _Alignas(64) float spill[ROWS * GJKB_W];
-    const uint32_t cap = loop_cap(w, loop);
-    q[0].n = 0;
+    const uint32_t cap = loop_cap(loop);
+    q[0].n = q[2].n = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
-        unsigned bits = loop_bundle(loop, w, order, count, l, o, 0, cap, 0, NULL, 0, spill);
+        unsigned hand;
+        unsigned bits = loop_bundle(loop, w, order, count, l, o, 0, cap, 0, NULL, 0, spill, &hand);
         queue_push(&q[0], spill, bits, NULL, (uint32_t)o, loop_rows(loop));
-        if (q[0].n > 0 && (q[0].n + GJKB_W > QCAP || o + GJKB_W >= count)) {
-            drain(w, order, l, &q[0], &q[1], cap, 0, 0, loop);
-            q[0].n = 0;
+        queue_push(&q[2], NULL, hand, NULL, (uint32_t)o, 0);
+        if ((q[0].n > 0 || q[2].n > 0) &&
+            (q[0].n + q[2].n + GJKB_W > QCAP || o + GJKB_W >= count)) {
+            drain(w, order, l, &q[0], &q[1], &q[2], cap, loop);
+            q[0].n = q[2].n = 0;
         }
     }
 }
