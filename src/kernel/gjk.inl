@@ -601,6 +601,44 @@ static GJKB_INLINE v3w support_pair(const pack_w *k, v3w d, const gjkb__world *w
     return v3_sub(*pa, *pb);
 }
 
+/* A bundle's answers in distance mode: distances (the support plane's
+ * lower bound where one stopped the lane, the upper bound at the iteration
+ * bound) and the witnesses, on the cores and then out along the axis by
+ * each margin (stopped by a support plane: its support points, on the cores
+ * and at least the reported distance apart; else the simplex's), back in
+ * world scale and orientation (offsets from A's position). NaN lanes get
+ * one fixed NaN, so bits never depend on which NaN an operation kept. */
+static GJKB_INLINE void store_distance(const gjkb__lanes *ln, size_t o, const pack_w *pk, iw status,
+                                       const simplex_w *sx, v3w v, fw vv, mw done_sep, mw done_core, fw lower,
+                                       v3w plane_a, v3w plane_b, mw limit)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
+    mw sepd = iw_eq(status, iw_splat(K_SEPARATED)), ovl = iw_eq(status, iw_splat(K_OVERLAP));
+    fw dcore = fw_sqrt(vv), gap = fw_sub(dcore, pk->m);
+    fw dist = fw_sel(done_sep, lower, gap);
+    dist = fw_sel(sepd, dist, fw_sel(ovl, zero, nan));
+    dist = fw_sel(limit, gap, dist);
+    dist = fw_mul(dist, pk->scale);
+    fw_store(ln->dist + o, fw_sel(fw_eq(dist, dist), dist, nan));
+
+    v3w wa, wb;
+    simplex_witness(sx, v, &wa, &wb);
+    wa = v3_sel(done_sep, plane_a, wa);
+    wb = v3_sel(done_sep, plane_b, wb);
+    mw has = mw_and(pk->valid, mw_and(mw_not(done_core), fw_gt(vv, zero)));
+    fw inv_len = fw_div(one, fw_sel(has, dcore, one));
+    v3w n = v3_scale(v3_neg(v), inv_len);
+    wa = v3_scale(mat_mul(pk->ra, v3_madd(wa, n, pk->ma)), pk->scale);
+    wb = v3_scale(mat_mul(pk->ra, v3_madd(wb, n, fw_neg(pk->mb))), pk->scale);
+    n = mat_mul(pk->ra, n);
+    has = mw_and(has, mw_and(mw_and(fw_isfinite(v3_dot(wa, wa)), fw_isfinite(v3_dot(wb, wb))),
+                             fw_isfinite(v3_dot(n, n))));
+    v3w nanv = v3_make(nan, nan, nan);
+    v3_store(ln->ax + o, ln->ay + o, ln->az + o, v3_sel(has, wa, nanv));
+    v3_store(ln->bx + o, ln->by + o, ln->bz + o, v3_sel(has, wb, nanv));
+    v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
+}
+
 /* ---- the loop state a lane carries between passes ---------------------- */
 
 /* One row of floats per field; hit mode needs the first set only. Restored
@@ -635,8 +673,7 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     pack_w pk;
     pack_bundle(world, order, count, o, distance_mode, &pk);
     const mw valid = pk.valid;
-    const fw m = pk.m, ma = pk.ma, mb = pk.mb, tol = pk.tol, lim2 = pk.lim2, touch2 = pk.touch2, scale = pk.scale;
-    const fw *ra = pk.ra;
+    const fw m = pk.m, tol = pk.tol, lim2 = pk.lim2, touch2 = pk.touch2;
     const v3w dir = pk.dir;
 
     /* v: current closest point of A - B (at first only a direction: the
@@ -765,11 +802,6 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     ln->counts->bundle_steps += counts.bundle_steps;
     ln->counts->lane_steps += counts.lane_steps;
 
-    /* Distances and points go back to world scale and orientation (offsets
-     * from A's position); NaN lanes get one fixed NaN so bits never depend
-     * on which NaN an operation happened to keep. */
-    mw sepd = iw_eq(status, iw_splat(K_SEPARATED));
-    mw ovl = iw_eq(status, iw_splat(K_OVERLAP));
     unsigned bits = mw_bits(retry);
     if (bits) {
 #define SAVE_ROW(f)        \
@@ -782,34 +814,10 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
 #undef SAVE_ROW
     }
     if (!distance_mode) {
-        fw_store(ln->dist + o, fw_sel(ovl, zero, nan));
+        fw_store(ln->dist + o, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, nan));
         return bits;
     }
-    fw dist = fw_sel(done_sep, lower, gap);
-    dist = fw_sel(sepd, dist, fw_sel(ovl, zero, nan));
-    dist = fw_sel(limit, gap, dist);
-    dist = fw_mul(dist, scale);
-    fw_store(ln->dist + o, fw_sel(fw_eq(dist, dist), dist, nan));
-
-    /* Witnesses: on the cores, then out along the axis by each margin.
-     * Stopped by a support plane: its support points are on the cores and
-     * at least the reported distance apart; else the simplex's points. */
-    v3w wa, wb;
-    simplex_witness(&sx, v, &wa, &wb);
-    wa = v3_sel(done_sep, plane_a, wa);
-    wb = v3_sel(done_sep, plane_b, wb);
-    mw has = mw_and(valid, mw_and(mw_not(done_core), fw_gt(vv, zero)));
-    fw inv_len = fw_div(one, fw_sel(has, dcore, one));
-    v3w n = v3_scale(v3_neg(v), inv_len);
-    wa = v3_scale(mat_mul(ra, v3_madd(wa, n, ma)), scale);
-    wb = v3_scale(mat_mul(ra, v3_madd(wb, n, fw_neg(mb))), scale);
-    n = mat_mul(ra, n);
-    has = mw_and(has, mw_and(mw_and(fw_isfinite(v3_dot(wa, wa)), fw_isfinite(v3_dot(wb, wb))),
-                             fw_isfinite(v3_dot(n, n))));
-    v3w nanv = v3_make(nan, nan, nan);
-    v3_store(ln->ax + o, ln->ay + o, ln->az + o, v3_sel(has, wa, nanv));
-    v3_store(ln->bx + o, ln->by + o, ln->bz + o, v3_sel(has, wb, nanv));
-    v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
+    store_distance(ln, o, &pk, status, &sx, v, vv, done_sep, done_core, lower, plane_a, plane_b, limit);
     return bits;
 }
 
@@ -829,7 +837,12 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
 #ifndef GJKB_K_PROOF_STEPS
 #define GJKB_K_PROOF_STEPS 16u
 #endif
-_Static_assert(GJKB_K_PROOF_STEPS > 0, "the proof loop takes at least one step");
+/* The same for distance mode's light loop, where curved pairs converge
+ * slowly to the relative gap. */
+#ifndef GJKB_K_LIGHT_STEPS
+#define GJKB_K_LIGHT_STEPS 32u
+#endif
+_Static_assert(GJKB_K_PROOF_STEPS > 0 && GJKB_K_LIGHT_STEPS > 0, "a light loop takes at least one step");
 /* A face within the band proves only if its normal is well formed:
  * |ab x ac|^2 above this fraction of |ab|^2 |ac|^2 (an angle of about 1e-3
  * rad), so that a sliver's rounded plane cannot fake a contact. */
@@ -838,19 +851,20 @@ _Static_assert(GJKB_K_PROOF_STEPS > 0, "the proof loop takes at least one step")
 /* The proof loop's simplex: up to three kept points newest first, their
  * count, and the next search direction. */
 typedef struct proof_w {
-    v3w q[3];
+    v3w q[3], qa[3];    /* qa: A parts (distance mode: for the witnesses) */
     fw n;
     v3w d;
 } proof_w;
 
-/* One proof step with the new point a; *hit gets the lanes it proves
- * within the band (the origin enclosed counts). */
-static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, mw active, fw touch2, mw *hit)
+/* One proof step with the new point a (A part aa); *hit gets the lanes it
+ * proves within the band (the origin enclosed counts). */
+static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, v3w aa, mw active, fw touch2, mw *hit,
+                                      const int witnesses)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
     mw tri = mw_and(active, fw_eq(s->n, two));
     mw line = mw_and(active, fw_eq(s->n, one));
-    v3w tb = s->q[0], tc = s->q[1];
+    v3w tb = s->q[0], tc = s->q[1], tba = s->qa[0], tca = s->qa[1];
     mw s3 = mw_and(active, fw_eq(s->n, three));
     /* The new point itself within the band. */
     mw in_band = fw_le(v3_len2(a), touch2);
@@ -859,10 +873,14 @@ static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, mw active, fw tou
         in_band = mw_or(in_band, t.enclosed);
         tb = v3_sel(t.b_is_c, s->q[1], tb);
         tc = v3_sel(t.c_is_e, s->q[2], tc);
+        if (witnesses) {
+            tba = v3_sel(t.b_is_c, s->qa[1], tba);
+            tca = v3_sel(t.c_is_e, s->qa[2], tca);
+        }
         tri = mw_or(tri, mw_andnot(s3, t.enclosed));
     }
 
-    v3w lb = s->q[0];
+    v3w lb = s->q[0], lba = s->qa[0];
     mw face = mw_false();
     v3w d_face = a;
     if (mw_any(tri)) {
@@ -876,6 +894,8 @@ static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, mw active, fw tou
         in_band = mw_or(in_band, mw_and(mw_and(face, formed), fw_le(fw_mul(pn, pn), fw_mul(touch2, nn))));
         mw down = mw_andnot(tri, face), down_c = mw_and(down, f.to_c);
         lb = v3_sel(down_c, tc, v3_sel(down, tb, lb));
+        if (witnesses)
+            lba = v3_sel(down_c, tca, v3_sel(down, tba, lba));
         line = mw_or(line, down);
     }
 
@@ -897,39 +917,93 @@ static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, mw active, fw tou
     r.q[0] = a;
     r.q[1] = v3_sel(face, tb, lb);
     r.q[2] = tc;
+    r.qa[0] = aa;
+    r.qa[1] = witnesses ? v3_sel(face, tba, lba) : aa;
+    r.qa[2] = witnesses ? tca : aa;
     r.n = fw_sel(face, three, fw_sel(edge, two, one));
     r.d = v3_sel(face, d_face, v3_sel(edge, d_edge, v3_neg(a)));
     return r;
 }
 
-/* The proof loop's state between passes: its simplex and each lane's own
- * step count (as float bits), so that lanes paused after different numbers
- * of steps can share a bundle when they resume. */
+/* The closest point of the light loop's kept feature (a point, a segment or
+ * a triangle, newest first) and its weights, as closest_step forms them:
+ * the segment clamped, the triangle by signed areas. */
+static GJKB_INLINE simplex_w feature_closest(const proof_w *s, v3w *v)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
+    mw face = fw_eq(s->n, three), seg = fw_eq(s->n, two);
+    simplex_w r;
+    for (int i = 0; i < 3; i++) {
+        r.q[i] = s->q[i];
+        r.qa[i] = s->qa[i];
+    }
+    r.n = s->n;
+    v3w a = s->q[0];
+    fw t = zero;
+    if (mw_any(seg)) {
+        v3w e = v3_sub(s->q[1], a);
+        fw num = fw_neg(v3_dot(e, a)), ee = v3_len2(e);
+        mw in = mw_and(seg, mw_and(fw_gt(num, zero), fw_gt(ee, zero)));
+        t = fw_sel(in, fw_min(fw_div(num, fw_sel(in, ee, one)), one), zero);
+    }
+    r.l[0] = fw_sub(one, t);
+    r.l[1] = t;
+    r.l[2] = zero;
+    if (mw_any(face)) {
+        tri_w f = tri_region(a, s->q[1], s->q[2], face);
+        fw sum = fw_add(fw_add(f.wa, f.wb), f.wc);
+        mw ok = mw_and(face, fw_gt(sum, zero));
+        fw inv = fw_div(one, fw_sel(ok, sum, one));
+        r.l[0] = fw_sel(ok, fw_mul(f.wa, inv), r.l[0]);
+        r.l[1] = fw_sel(ok, fw_mul(f.wb, inv), r.l[1]);
+        r.l[2] = fw_sel(ok, fw_mul(f.wc, inv), r.l[2]);
+    }
+    *v = v3_add(v3_add(v3_scale(a, r.l[0]), v3_scale(s->q[1], r.l[1])), v3_scale(s->q[2], r.l[2]));
+    return r;
+}
+
+/* The light loops' state between passes: the simplex (distance mode: with
+ * its A parts) and each lane's own step count (as float bits), so that
+ * lanes paused after different numbers of steps can share a bundle when
+ * they resume. */
 #define LOOP_ROWS_PROOF(X)                                                                             \
     X(s.q[0].x) X(s.q[0].y) X(s.q[0].z) X(s.q[1].x) X(s.q[1].y) X(s.q[1].z) X(s.q[2].x) X(s.q[2].y)   \
     X(s.q[2].z) X(s.n) X(s.d.x) X(s.d.y) X(s.d.z) X(steps_row)
-enum { ROWS_PROOF = 0 LOOP_ROWS_PROOF(ROW_COUNT) };
-_Static_assert((int)ROWS_PROOF <= (int)ROWS, "the queue holds every loop's state");
+#define LOOP_ROWS_LIGHT_WITNESS(X)                                                                      \
+    X(s.qa[0].x) X(s.qa[0].y) X(s.qa[0].z) X(s.qa[1].x) X(s.qa[1].y) X(s.qa[1].z) X(s.qa[2].x)        \
+    X(s.qa[2].y) X(s.qa[2].z)
+enum { ROWS_PROOF = 0 LOOP_ROWS_PROOF(ROW_COUNT), ROWS_LIGHT = ROWS_PROOF LOOP_ROWS_LIGHT_WITNESS(ROW_COUNT) };
+_Static_assert((int)ROWS_LIGHT <= (int)ROWS, "the queue holds every loop's state");
 
-/* Runs at most cap proof steps of the bundle's lanes, each within its own
- * budget of `budget` steps, from the start or from the state in resume (as
- * in gjk_bundle). On a first pass (not resume), a bundle whose active lanes
- * fall to a quarter of its width pauses early: its few lanes wait for a
- * dense bundle instead of holding this one (a lane's answer does not
- * depend on where it pauses).
- * Lanes still unproven get K_RETRY and their state in spill (returned
- * bits); lanes that spent the budget get K_LIMIT where it is the iteration
- * bound, else K_RETRY too and go to the closest-point loop (*handover). */
-static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
+/* Runs at most cap light steps of the bundle's lanes (hit mode: the proof
+ * loop; distance mode: the same steps with the A parts, stopping where the
+ * duality gap of the kept feature has closed, in the closest-point loop's
+ * terms, then forming that feature's closest point once), each lane within
+ * its own budget of `budget` steps, from the start or from the state in
+ * resume (as in gjk_bundle). On a first pass (not resume), a bundle whose
+ * active lanes fall to a quarter of its width pauses early: its few lanes
+ * wait for a dense bundle instead of holding this one (a lane's answer does
+ * not depend on where it pauses). Lanes still going get K_RETRY and their
+ * state in spill (returned bits); lanes that spent the budget get K_LIMIT
+ * where it is the iteration bound, else K_RETRY too and go on to the
+ * closest-point loop (*handover; distance mode: with that loop's state in
+ * hand_spill). */
+static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count,
                                          const gjkb__lanes *ln, size_t o, uint32_t cap, uint32_t budget,
-                                         const float *resume, size_t stride, float *spill, unsigned *handover)
+                                         const float *resume, size_t stride, float *spill, float *hand_spill,
+                                         unsigned *handover, const int distance_mode)
 {
-    const fw zero = fw_zero();
+    const fw zero = fw_zero(), nan = fw_splat(NAN);
+    const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
     pack_w pk;
-    pack_bundle(world, order, count, o, 0, &pk);
-    const fw lim2 = pk.lim2, touch2 = pk.touch2;
+    pack_bundle(world, order, count, o, distance_mode, &pk);
+    const fw lim2 = pk.lim2, touch2 = pk.touch2, m = pk.m;
+    /* Hit mode settles within the touching band; distance mode only where
+     * the cores meet (the closest-point loop's rule). */
+    const fw band2 = distance_mode ? fw_splat(GJKB_K_TINY) : touch2;
     proof_w s;
-    s.q[0] = s.q[1] = s.q[2] = v3_zero();
+    for (int i = 0; i < 3; i++)
+        s.q[i] = s.qa[i] = v3_zero();
     s.n = zero;
     s.d = pk.dir;
     fw steps_row = zero;
@@ -938,11 +1012,19 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
     f = fw_load(resume);     \
     resume += stride;
         LOOP_ROWS_PROOF(LOAD_ROW)
+        if (distance_mode) {
+            LOOP_ROWS_LIGHT_WITNESS(LOAD_ROW)
+        }
 #undef LOAD_ROW
     }
     iw steps = resume ? fw_bits(steps_row) : iw_zero();
     const iw one = iw_splat(1), last = iw_splat((int32_t)budget);
     mw active = pk.valid, hit = mw_false(), spent = mw_false();
+    /* distance mode: converged lanes and their last support plane; lanes a
+     * support plane put beyond the early-stop distance */
+    mw conv = mw_false(), done_sep = mw_false(), unsure = mw_false();
+    fw last_da = zero, last_dd = zero, lower = nan;
+    v3w plane_a = v3_make(nan, nan, nan), plane_b = plane_a;
     gjkb__counts counts = { 0, 0 };
     for (uint32_t n = 0; n < cap && mw_any(active); n++) {
         count_step(&counts, active);
@@ -950,15 +1032,57 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
         v3w a = support_pair(&pk, s.d, world, &pa, &pb);
         steps = iw_sel(active, iw_add(steps, one), steps);
         /* Support plane: -d.a / |d| is a lower bound on the core distance. */
-        fw da = v3_dot(s.d, a);
-        mw sep = mw_and(active, mw_and(fw_lt(da, zero), fw_gt(fw_mul(da, da), fw_mul(lim2, v3_len2(s.d)))));
+        fw da = v3_dot(s.d, a), dd = v3_len2(s.d);
+        mw sep = mw_and(active, mw_and(fw_lt(da, zero), fw_gt(fw_mul(da, da), fw_mul(lim2, dd))));
         active = mw_andnot(active, sep);
+        if (distance_mode) {
+            done_sep = mw_or(done_sep, sep);
+            lower = fw_sel(sep, fw_sub(fw_div(fw_neg(da), fw_sqrt(fw_sel(sep, dd, fw_splat(1.0f)))), m), lower);
+            plane_a = v3_sel(sep, pa, plane_a);
+            plane_b = v3_sel(sep, pb, plane_b);
+            /* Duality gap of the kept feature (distance U = -d.q0 / |d|)
+             * against the plane (L = -d.a / |d|), times |d|^2:
+             * U (U - L) <= eps_rel U^2 + eps_abs. */
+            fw dq = v3_dot(s.d, s.q[0]);
+            mw c = mw_and(mw_and(active, fw_gt(s.n, zero)),
+                          fw_le(fw_mul(fw_neg(dq), fw_sub(da, dq)),
+                                fw_add(fw_mul(eps_rel, fw_mul(dq, dq)), fw_mul(eps_abs, dd))));
+            last_da = fw_sel(c, da, last_da);
+            last_dd = fw_sel(c, dd, last_dd);
+            conv = mw_or(conv, c);
+            active = mw_andnot(active, c);
+        }
         if (!mw_any(active))
             break;
         mw h;
-        proof_w next = proof_step(&s, a, active, touch2, &h);
-        for (int i = 0; i < 3; i++)
+        proof_w next = proof_step(&s, a, pa, active, band2, &h, distance_mode);
+        if (distance_mode) {
+            /* The new feature must be nearer (U'^2 < U^2, cross-multiplied).
+             * Where rounding picked one that is not, or the lane's budget
+             * is spent, it stops on the feature it has: settled if its gap
+             * is within the closest-point loop's refine threshold (as that
+             * loop settles a stalled lane); else a stalled lane goes to the
+             * reference and a lane out of budget on to the closest-point
+             * loop (at the iteration bound: LIMIT). */
+            fw dq = v3_dot(s.d, s.q[0]), nq = v3_dot(next.d, next.q[0]);
+            mw going = mw_and(mw_andnot(active, h), fw_gt(s.n, zero));
+            mw stall = mw_andnot(going, fw_lt(fw_mul(fw_mul(nq, nq), dd), fw_mul(fw_mul(dq, dq), v3_len2(next.d))));
+            mw out = mw_andnot(mw_andnot(going, stall), iw_lt(steps, last));
+            mw close = fw_le(fw_mul(fw_neg(dq), fw_sub(da, dq)),
+                             fw_add(fw_mul(fw_splat(GJKB_K_REFINE), fw_mul(dq, dq)), fw_mul(eps_abs, dd)));
+            mw settled = mw_and(mw_or(stall, out), close);
+            last_da = fw_sel(settled, da, last_da);
+            last_dd = fw_sel(settled, dd, last_dd);
+            conv = mw_or(conv, settled);
+            unsure = mw_or(unsure, mw_andnot(stall, close));
+            spent = mw_or(spent, mw_andnot(out, close));
+            active = mw_andnot(active, mw_or(stall, out));
+        }
+        for (int i = 0; i < 3; i++) {
             s.q[i] = v3_sel(active, next.q[i], s.q[i]);
+            if (distance_mode)
+                s.qa[i] = v3_sel(active, next.qa[i], s.qa[i]);
+        }
         s.n = fw_sel(active, next.n, s.n);
         s.d = v3_sel(active, next.d, s.d);
         hit = mw_or(hit, h);
@@ -971,16 +1095,56 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
     }
     const int bounded = budget >= world->max_iterations;
     mw left = mw_and(active, pk.valid);
-    iw status = iw_sel(hit, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
+    mw limit = bounded ? spent : mw_false();
+    iw status;
+    v3w v = v3_zero();
+    fw vv = zero;
+    simplex_w sx;
+    if (!distance_mode) {
+        status = iw_sel(hit, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
+        status = iw_sel(limit, iw_splat(K_LIMIT), status);
+    } else {
+        /* The kept feature's closest point; a lane stopped by a support
+         * plane reports along its search direction. */
+        sx = feature_closest(&s, &v);
+        v = v3_sel(done_sep, v3_neg(s.d), v);
+        vv = v3_len2(v);
+        mw touching = mw_or(hit, fw_le(fw_sub(fw_sqrt(vv), m), pk.tol));
+        limit = mw_andnot(limit, touching);
+        status = iw_sel(touching, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
+        status = iw_sel(mw_andnot(done_sep, hit), iw_splat(K_SEPARATED), status);
+        status = iw_sel(limit, iw_splat(K_LIMIT), status);
+        /* Converged outside the touching band with the plane's lower bound
+         * inside it: neither verdict is proven in float (the reference
+         * answers, as in the closest-point loop). */
+        mw straddle = mw_andnot(conv, touching);
+        straddle = mw_and(straddle, mw_or(fw_ge(last_da, zero), fw_le(fw_mul(last_da, last_da),
+                                                                       fw_mul(touch2, last_dd))));
+        status = iw_sel(mw_or(straddle, unsure), iw_splat(K_REFINE), status);
+    }
     status = iw_sel(left, iw_splat(K_RETRY), status);
-    status = iw_sel(spent, iw_splat(bounded ? K_LIMIT : K_RETRY), status);
+    status = iw_sel(mw_andnot(spent, limit), bounded ? status : iw_splat(K_RETRY), status);
     status = iw_sel(pk.valid, status, iw_splat(K_INVALID));
     iw_store(ln->status + o, status);
     iw_store(ln->iterations + o, steps);
-    fw_store(ln->dist + o, fw_sel(hit, zero, fw_splat(NAN)));
     ln->counts->bundle_steps += counts.bundle_steps;
     ln->counts->lane_steps += counts.lane_steps;
+    if (distance_mode)
+        store_distance(ln, o, &pk, status, &sx, v, vv, done_sep, hit, lower, plane_a, plane_b, limit);
+    else
+        fw_store(ln->dist + o, fw_sel(hit, zero, nan));
     *handover = bounded ? 0u : mw_bits(mw_and(spent, pk.valid));
+    if (distance_mode && *handover) {
+        /* The closest-point loop goes on from this simplex, as if it had
+         * run these steps itself. */
+        fw best_vv = vv, ties = zero, last_vw = fw_splat(-INFINITY);
+#define SAVE_ROW(f)             \
+    fw_store(hand_spill, f);    \
+    hand_spill += GJKB_W;
+        LOOP_ROWS_HIT(SAVE_ROW)
+        LOOP_ROWS_WITNESS(SAVE_ROW)
+#undef SAVE_ROW
+    }
     unsigned bits = mw_bits(left);
     if (bits) {
         steps_row = fw_from_bits(steps);
@@ -988,6 +1152,9 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
     fw_store(spill, f);    \
     spill += GJKB_W;
         LOOP_ROWS_PROOF(SAVE_ROW)
+        if (distance_mode) {
+            LOOP_ROWS_LIGHT_WITNESS(SAVE_ROW)
+        }
 #undef SAVE_ROW
     }
     return bits;
@@ -995,18 +1162,27 @@ static GJKB_INLINE unsigned proof_bundle(const gjkb__world *world, const uint32_
 
 /* ---- passes ------------------------------------------------------------- */
 
-/* The three loops a lane can be in. */
-enum { LOOP_PROOF, LOOP_HIT, LOOP_DISTANCE };
+/* The loops a lane can be in: hit mode's proof loop and distance mode's
+ * light loop first, then their closest-point loops for the lanes those
+ * hand over. */
+enum { LOOP_PROOF, LOOP_LIGHT, LOOP_HIT, LOOP_DISTANCE };
 
 static GJKB_INLINE int loop_rows(const int loop)
 {
-    return loop == LOOP_PROOF ? ROWS_PROOF : loop == LOOP_HIT ? ROWS_HIT : ROWS;
+    static const int rows[] = { ROWS_PROOF, ROWS_LIGHT, ROWS_HIT, ROWS };
+    return rows[loop];
 }
 
-/* Steps the proof loop may take (within the bound). */
-static inline uint32_t proof_budget(const gjkb__world *w)
+static GJKB_INLINE int loop_witnesses(const int loop)
 {
-    return w->max_iterations < GJKB_K_PROOF_STEPS ? w->max_iterations : GJKB_K_PROOF_STEPS;
+    return loop == LOOP_LIGHT || loop == LOOP_DISTANCE;
+}
+
+/* Steps a light loop may take (within the bound). */
+static inline uint32_t light_budget(const gjkb__world *w, const int loop)
+{
+    uint32_t steps = loop == LOOP_LIGHT ? GJKB_K_LIGHT_STEPS : GJKB_K_PROOF_STEPS;
+    return w->max_iterations < steps ? w->max_iterations : steps;
 }
 
 /* At most cap steps of a bundle in one of the loops: the closest-point
@@ -1014,11 +1190,13 @@ static inline uint32_t proof_budget(const gjkb__world *w)
  * itself and reports the lanes it hands over. */
 static GJKB_INLINE unsigned loop_bundle(const int loop, const gjkb__world *w, const uint32_t *order, uint32_t count,
                                         const gjkb__lanes *l, size_t o, uint32_t start, uint32_t cap, uint32_t base,
-                                        const float *resume, size_t stride, float *spill, unsigned *handover)
+                                        const float *resume, size_t stride, float *spill, float *hand_spill,
+                                        unsigned *handover)
 {
     *handover = 0;
-    if (loop == LOOP_PROOF)
-        return proof_bundle(w, order, count, l, o, cap, proof_budget(w), resume, stride, spill, handover);
+    if (loop == LOOP_PROOF || loop == LOOP_LIGHT)
+        return light_bundle(w, order, count, l, o, cap, light_budget(w, loop), resume, stride, spill, hand_spill,
+                            handover, loop == LOOP_LIGHT);
     return gjk_bundle(w, order, count, l, o, loop == LOOP_DISTANCE, start, cap, base, resume, stride, spill);
 }
 
@@ -1059,7 +1237,7 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
     _Alignas(64) uint32_t iota[QCAP];
     _Alignas(64) int32_t pa[QCAP], pb[QCAP], ka[QCAP], kb[QCAP], status[QCAP], iters[QCAP];
     _Alignas(64) float res[10][QCAP];
-    _Alignas(64) float spill[ROWS * GJKB_W];
+    _Alignas(64) float spill[ROWS * GJKB_W], hand_spill[ROWS * GJKB_W];
     _Alignas(64) double warm[3][QCAP];
     const uint32_t n = in->n;
     const int warm_start = fresh && w->wx;
@@ -1090,9 +1268,9 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
     for (uint32_t o = 0; o < n; o += GJKB_W) {
         unsigned hand;
         unsigned bits = loop_bundle(loop, &rw, iota, n, &rl, o, start, cap, base, fresh ? NULL : &in->rows[0][o],
-                                    QCAP, spill, &hand);
+                                    QCAP, spill, hand_spill, &hand);
         queue_push(out, spill, bits, in->lane + o, 0, loop_rows(loop));
-        queue_push(handover, NULL, hand, in->lane + o, 0, 0);
+        queue_push(handover, hand_spill, hand, in->lane + o, 0, loop == LOOP_LIGHT ? ROWS : 0);
     }
     float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
     for (uint32_t i = 0; i < n; i++) {
@@ -1102,7 +1280,7 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
         l->status[j] = status[i];
         l->iterations[j] = iters[i];
         l->dist[j] = res[0][i];
-        if (loop == LOOP_DISTANCE)
+        if (loop_witnesses(loop))
             for (int k = 0; k < 9; k++)
                 to[k][j] = res[1 + k][i];
     }
@@ -1110,7 +1288,7 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
 
 static inline uint32_t loop_cap(const int loop)
 {
-    return loop == LOOP_DISTANCE ? GJKB_K_DIST_CAP : GJKB_K_HIT_CAP;
+    return loop_witnesses(loop) ? GJKB_K_DIST_CAP : GJKB_K_HIT_CAP;
 }
 
 /* Pass after pass over the lanes queued in *a (all `start` steps into
@@ -1138,11 +1316,14 @@ static GJKB_INLINE void drain(const gjkb__world *w, const uint32_t *order, const
                               lane_queue *b, lane_queue *hand, uint32_t start, const int loop)
 {
     drain_loop(w, order, l, a, b, hand, start, 0, 0, loop);
-    if (loop == LOOP_PROOF && hand->n > 0) {
-        /* The closest-point loop hands nothing over: b stays empty. */
-        drain_loop(w, order, l, hand, a, b, 0, proof_budget(w), 1, LOOP_HIT);
-        hand->n = 0;
-    }
+    /* The closest-point loops hand nothing over: b stays empty. Hit mode's
+     * starts over (base: the proof steps), distance mode's goes on from
+     * the light loop's simplex. */
+    if (loop == LOOP_PROOF && hand->n > 0)
+        drain_loop(w, order, l, hand, a, b, 0, light_budget(w, loop), 1, LOOP_HIT);
+    if (loop == LOOP_LIGHT && hand->n > 0)
+        drain_loop(w, order, l, hand, a, b, light_budget(w, loop), 0, 0, LOOP_DISTANCE);
+    hand->n = 0;
 }
 
 /* A chunk in passes: every bundle once, then the lanes left over, packed
@@ -1154,14 +1335,14 @@ static GJKB_INLINE void run_passes(const gjkb__world *w, const uint32_t *order, 
                                    const int loop)
 {
     lane_queue q[3];
-    _Alignas(64) float spill[ROWS * GJKB_W];
+    _Alignas(64) float spill[ROWS * GJKB_W], hand_spill[ROWS * GJKB_W];
     const uint32_t cap = loop_cap(loop);
     q[0].n = q[2].n = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
         unsigned hand;
-        unsigned bits = loop_bundle(loop, w, order, count, l, o, 0, cap, 0, NULL, 0, spill, &hand);
+        unsigned bits = loop_bundle(loop, w, order, count, l, o, 0, cap, 0, NULL, 0, spill, hand_spill, &hand);
         queue_push(&q[0], spill, bits, NULL, (uint32_t)o, loop_rows(loop));
-        queue_push(&q[2], NULL, hand, NULL, (uint32_t)o, 0);
+        queue_push(&q[2], hand_spill, hand, NULL, (uint32_t)o, loop == LOOP_LIGHT ? ROWS : 0);
         if ((q[0].n > 0 || q[2].n > 0) &&
             (q[0].n + q[2].n + GJKB_W > QCAP || o + GJKB_W >= count)) {
             drain(w, order, l, &q[0], &q[1], &q[2], cap, loop);
@@ -1179,7 +1360,7 @@ static void gjk_bundles_hit(const gjkb__world *w, const uint32_t *order, uint32_
 
 static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    run_passes(w, order, count, l, LOOP_DISTANCE);
+    run_passes(w, order, count, l, LOOP_LIGHT);
 }
 
 /* The exported entry: the pairs order[0, count) of a chunk. */
