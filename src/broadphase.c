@@ -56,7 +56,7 @@ struct gjkb__broad {
     gjkb__pairbuf pairs;
     gjkb__pairbuf *part;
     bool *part_ok;
-    uint32_t *part_range;   /* band, first, end per part */
+    uint32_t *part_range;   /* band, first, end, where its pairs go, thread per part */
     int parts;
     /* gjkb_step's results */
     uint8_t *status;
@@ -199,7 +199,7 @@ static bool parts_reserve(struct gjkb__broad *st, int parts)
         return true;
     if (!resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
         !resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
-        !resize((void **)&st->part_range, sizeof *st->part_range * 3 * (size_t)parts))
+        !resize((void **)&st->part_range, sizeof *st->part_range * 5 * (size_t)parts))
         return false;
     memset(st->part + st->parts, 0, sizeof *st->part * (size_t)(parts - st->parts));
     st->parts = parts;
@@ -829,7 +829,9 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
 
 /* The sweep into st->pairs, band by band: on the calling thread, or in
  * parts (ranges of a band's sorted boxes, each into its own buffer) joined
- * in part order, which is the order one thread produces. */
+ * in part order, which is the order one thread produces. The join is
+ * threaded too: each thread copies the parts it swept, which it still
+ * has in its cache. */
 static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__broad_kernel *k)
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for the pairs (or more than 2^32 - 1)";
@@ -855,33 +857,44 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
         int pieces = (int)((uint64_t)c * (uint64_t)want / boxes);
         pieces = pieces < 1 ? 1 : pieces;
         for (int q = 0; q < pieces; q++, parts++) {
-            st->part_range[3 * parts] = (uint32_t)b;
-            st->part_range[3 * parts + 1] = split(c, q, pieces);
-            st->part_range[3 * parts + 2] = split(c, q + 1, pieces);
+            st->part_range[5 * parts] = (uint32_t)b;
+            st->part_range[5 * parts + 1] = split(c, q, pieces);
+            st->part_range[5 * parts + 2] = split(c, q + 1, pieces);
         }
     }
-    GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
-    for (int p = 0; p < parts; p++) {
-        const uint32_t *r = st->part_range + 3 * p;
-        st->part[p].count = 0;
-        st->part_ok[p] = k->sweep(&st->band[r[0]], r[1], r[2], &st->part[p]);
+    bool ok = true;
+    GJKB_OMP(omp parallel num_threads(threads))
+    {
+        uint32_t t = (uint32_t)gjkb__thread_id();
+        GJKB_OMP(omp for schedule(dynamic, 1))
+        for (int p = 0; p < parts; p++) {
+            uint32_t *r = st->part_range + 5 * p;
+            st->part[p].count = 0;
+            st->part_ok[p] = k->sweep(&st->band[r[0]], r[1], r[2], &st->part[p]);
+            r[4] = t;
+        }
+        GJKB_OMP(omp single)
+        {
+            uint64_t total = 0;
+            for (int p = 0; p < parts; p++) {
+                ok = ok && st->part_ok[p];
+                st->part_range[5 * p + 3] = (uint32_t)total;
+                total += st->part[p].count;
+            }
+            ok = ok && total <= UINT32_MAX && gjkb__pairbuf_reserve(&st->pairs, (uint32_t)total);
+            st->pairs.count = ok ? (uint32_t)total : 0;
+        }
+        for (int p = 0; ok && p < parts; p++) {
+            const uint32_t *r = st->part_range + 5 * p;
+            const gjkb__pairbuf *q = &st->part[p];
+            if (r[4] != t || q->count == 0)
+                continue;
+            memcpy(st->pairs.a + r[3], q->a, sizeof(uint32_t) * q->count);
+            memcpy(st->pairs.b + r[3], q->b, sizeof(uint32_t) * q->count);
+        }
     }
-    uint64_t total = 0;
-    for (int p = 0; p < parts; p++) {
-        if (!st->part_ok[p])
-            return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
-        total += st->part[p].count;
-    }
-    if (total > UINT32_MAX || !gjkb__pairbuf_reserve(&st->pairs, (uint32_t)total))
+    if (!ok)
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "%s", oom);
-    for (int p = 0; p < parts; p++) {
-        const gjkb__pairbuf *q = &st->part[p];
-        if (q->count == 0)
-            continue;
-        memcpy(st->pairs.a + st->pairs.count, q->a, sizeof(uint32_t) * q->count);
-        memcpy(st->pairs.b + st->pairs.count, q->b, sizeof(uint32_t) * q->count);
-        st->pairs.count += q->count;
-    }
     return GJKB_OK;
 }
 

@@ -164,9 +164,10 @@ void gjkb__scratch_free(gjkb_context *ctx)
 #define ANALYTIC (GJKB_HULL * GJKB_HULL)
 #define KEYS (ANALYTIC + 34)
 
-/* The pairs in parts, one per thread: each part's keys, its digit counts
- * and then its place in the order are its own, and the parts join in
- * pair order, so any split gives the same order. */
+/* The pairs in parts, one per thread: each part's keys, its counts per key
+ * and then its place in the order are its own, and the parts join in pair
+ * order, so any split gives the same order, the same bundles and so the
+ * same step counts. */
 #define MAX_PARTS 16
 /* Below this many pairs per part, one part. */
 #define MIN_PART_PAIRS 8192u
@@ -178,9 +179,10 @@ typedef struct key_part {
     uint32_t at[KEYS];       /* counts, then where the part's pairs of each key go */
 } key_part;
 
-/* The keys and kinds of the part's pairs, checking each pair on the way
- * (gjkb__check_pairs' rule, so that bodies are read once): not ok at the
- * first pair that fails. */
+/* The keys and kinds of the part's pairs and its counts per key, checking
+ * each pair on the way (gjkb__check_pairs' rule, so that bodies are read
+ * once): not ok at the first pair that fails. (Without branches on the
+ * kinds it was slower.) */
 static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const scratch *s,
                       key_part *part)
 {
@@ -191,6 +193,9 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
     const uint32_t *const a = pr->a, *const b = pr->b, *const hull = bd->hull;
     const uint8_t *const kind = bd->kind;
     const int32_t *const hull_n = ctx->hull_n;
+    /* four interleaved counters: runs of one key would otherwise chain
+     * every increment through memory */
+    uint32_t count[4][KEYS] = { { 0 } };
     int first = -1;
     unsigned differ = 0;
     part->ok = false;
@@ -221,69 +226,47 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
             key = key < KEYS ? key : KEYS - 1;
         }
         keys[i] = (uint8_t)key;
+        count[i & 3][key]++;
         first = first < 0 ? key : first;
         differ |= (unsigned)(key ^ first);
     }
+    for (int k = 0; k < KEYS; k++)
+        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
     part->key0 = first;
     part->uniform = differ == 0;
     part->ok = true;
 }
 
-/* The part's counts per key, in four interleaved counters: runs of one key
- * would otherwise chain every increment through memory. */
-static void part_count(const uint8_t *keys, key_part *part)
+/* The parts of n pairs for `threads` threads. */
+static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
 {
-    uint32_t count[4][KEYS] = { { 0 } };
-    for (uint32_t i = part->first; i < part->end; i++)
-        count[i & 3][keys[i]]++;
-    for (int k = 0; k < KEYS; k++)
-        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
-}
-
-static void part_place(const uint8_t *keys, key_part *part, uint32_t *order)
-{
-    for (uint32_t i = part->first; i < part->end; i++)
-        order[part->at[keys[i]]++] = i;
-}
-
-/* Checks every pair and sorts the pair indices by key (counting sort:
- * stable, so deterministic) into order; false when a pair is invalid.
- * When every pair has the same key the order is the identity. The tail up
- * to a whole bundle repeats pair 0, which the kernels read but never
- * answer. */
-static bool bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const scratch *s,
-                   int threads)
-{
-    const uint32_t n = pr->count;
-    uint32_t *const order = s->order;
     int parts = threads < MAX_PARTS ? threads : MAX_PARTS;
     if ((uint32_t)parts > n / MIN_PART_PAIRS)
         parts = n / MIN_PART_PAIRS > 1 ? (int)(n / MIN_PART_PAIRS) : 1;
-    key_part part[MAX_PARTS];
     for (int p = 0; p < parts; p++) {
         part[p].first = (uint32_t)((uint64_t)n * (uint64_t)p / (uint64_t)parts);
         part[p].end = (uint32_t)((uint64_t)n * (uint64_t)(p + 1) / (uint64_t)parts);
     }
-    GJKB_OMP(omp parallel for num_threads(parts) if (parts > 1))
-    for (int p = 0; p < parts; p++)
-        pair_keys(ctx, bd, pr, s, &part[p]);
+    return parts;
+}
+
+/* Between the key pass and the placing, on one thread: 0 when a pair is
+ * invalid, 1 when every pair has the same key (the order is then the
+ * identity), 2 when the parts' counts became where their pairs go (key by
+ * key, part by part). The tail up to a whole bundle repeats pair 0, which
+ * the kernels read but never answer. */
+static int bucket_join(key_part part[], int parts, uint32_t n, uint32_t *order)
+{
     bool uniform = true;
     for (int p = 0; p < parts; p++) {
         if (!part[p].ok)
-            return false;
+            return 0;
         uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
     }
     for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
         order[i] = 0;
-    if (uniform) {
-        for (uint32_t i = 0; i < n; i++)
-            order[i] = i;
-        return true;
-    }
-    GJKB_OMP(omp parallel for num_threads(parts) if (parts > 1))
-    for (int p = 0; p < parts; p++)
-        part_count(s->keys, &part[p]);
-    /* Key by key, part by part: where each part's pairs of a key start. */
+    if (uniform)
+        return 1;
     uint32_t sum = 0;
     for (int k = 0; k < KEYS; k++)
         for (int p = 0; p < parts; p++) {
@@ -291,10 +274,22 @@ static bool bucket(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pa
             part[p].at[k] = sum;
             sum += c;
         }
-    GJKB_OMP(omp parallel for num_threads(parts) if (parts > 1))
-    for (int p = 0; p < parts; p++)
-        part_place(s->keys, &part[p], order);
-    return true;
+    return 2;
+}
+
+/* The part's pairs into the order: by key (counting sort: stable, so
+ * deterministic), or in pair order. */
+static void part_place(const scratch *s, key_part *part, int how)
+{
+    uint32_t *const order = s->order;
+    const uint8_t *const keys = s->keys;
+    if (how == 1) {
+        for (uint32_t i = part->first; i < part->end; i++)
+            order[i] = i;
+        return;
+    }
+    for (uint32_t i = part->first; i < part->end; i++)
+        order[part->at[keys[i]]++] = i;
 }
 
 /* ---- per chunk ---------------------------------------------------------- */
@@ -401,37 +396,66 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
         (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, p->max_iterations,
         ctx->hull_within_from,
     };
+    /* Bucketing (pair_keys, bucket_join, part_place) and then the chunks,
+     * in one parallel region: its barriers are cheaper than a region each.
+     * Threads take whole chunks, each with its own lane arrays. A pair's
+     * result depends on nothing but the pair, so any split and any order
+     * of the chunks give the same bits. A few chunks per thread at least,
+     * or one thread does them all. */
+    const uint32_t n = pairs->count;
     int threads = gjkb__threads(ctx);
-    if (!bucket(ctx, bodies, pairs, s, threads))
-        return gjkb__check_pairs(ctx, bodies, pairs);
-    /* Threads take whole chunks, each with its own lane arrays. A pair's
-     * result depends on nothing but the pair, so any split gives the same
-     * bits. A few chunks per thread at least, or one thread does it all. */
-    uint32_t chunks = (pairs->count + CHUNK - 1) / CHUNK;
-    if ((uint32_t)threads > chunks / 4)
-        threads = chunks / 4 > 1 ? (int)(chunks / 4) : 1;
-    if (threads > 1 && !scratch_threads(ctx, s, threads))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", threads);
-    for (int t = 0; t < threads; t++)
+    key_part part[MAX_PARTS];
+    int parts = bucket_parts(n, threads, part);
+    uint32_t chunks = (n + CHUNK - 1) / CHUNK;
+    int team = threads;
+    if ((uint32_t)team > chunks / 4)
+        team = chunks / 4 > 1 ? (int)(chunks / 4) : 1;
+    team = team > parts ? team : parts;
+    if (team > 1 && !scratch_threads(ctx, s, team))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", team);
+    for (int t = 0; t < team; t++)
         *(t == 0 ? &s->lanes : &s->more[t - 1])->counts = (gjkb__counts){ 0, 0 };
-    if (threads == 1) {
-        for (uint32_t first = 0; first < pairs->count; first += CHUNK) {
-            uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
+    int how = 0;
+    if (team == 1) {
+        pair_keys(ctx, bodies, pairs, s, &part[0]);
+        how = bucket_join(part, 1, n, s->order);
+        if (how)
+            part_place(s, &part[0], how);
+        for (uint32_t first = 0; how && first < n; first += CHUNK) {
+            uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
             run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, results);
         }
     } else {
-        GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 1))
-        for (uint32_t c = 0; c < chunks; c++) {
-            int t = gjkb__thread_id();
-            uint32_t first = c * CHUNK;
-            uint32_t lanes = pairs->count - first < CHUNK ? pairs->count - first : CHUNK;
-            run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first, lanes, p,
-                      results);
+        GJKB_OMP(omp parallel num_threads(team))
+        {
+            GJKB_OMP(omp for schedule(static, 1))
+            for (int q = 0; q < parts; q++)
+                pair_keys(ctx, bodies, pairs, s, &part[q]);
+            GJKB_OMP(omp single)
+            how = bucket_join(part, parts, n, s->order);
+            if (how) {
+                GJKB_OMP(omp for schedule(static, 1))
+                for (int q = 0; q < parts; q++)
+                    part_place(s, &part[q], how);
+                /* The last chunks (hull pairs, the largest hulls last) take
+                 * longest: they go first, and the cheap ones even out the
+                 * threads' ends. */
+                GJKB_OMP(omp for schedule(dynamic, 1) nowait)
+                for (uint32_t c = 0; c < chunks; c++) {
+                    int t = gjkb__thread_id();
+                    uint32_t first = (chunks - 1 - c) * CHUNK;
+                    uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
+                    run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first,
+                              lanes, p, results);
+                }
+            }
         }
     }
+    if (!how)
+        return gjkb__check_pairs(ctx, bodies, pairs);
     /* Summed in thread order: the same totals for any split. */
     ctx->stats.pairs += pairs->count;
-    for (int t = 0; t < threads; t++) {
+    for (int t = 0; t < team; t++) {
         const gjkb__counts *c = (t == 0 ? &s->lanes : &s->more[t - 1])->counts;
         ctx->stats.bundle_steps += c->bundle_steps;
         ctx->stats.lane_steps += c->lane_steps;
