@@ -100,6 +100,7 @@ def load(path):
             "hits": b.get("hits"),
             "mismatch": b.get("mismatch"),
             "iters": b.get("iters"),
+            "lane_util": b.get("lane_util"),
             "query": query,
             "backend": backend,
         }
@@ -219,16 +220,24 @@ def markdown(name, context, workloads, columns, rows):
 
     iter_cols = [c for c in all_cols if "/" in c]
     if iter_cols:
-        out += ["## Mean support evaluations per pair", ""]
-        lines = []
-        for wl in workloads:
-            cells = [wl]
-            for c in iter_cols:
-                r = rows.get((wl, c))
-                cells.append(f"{r['iters']:.2f}" if r and r["iters"] is not None else "–")
-            lines.append(cells)
-        out += table(["workload"] + iter_cols, lines) + [""]
+        out += figure_table(rows, workloads, iter_cols, "iters", "{:.2f}", "Mean support evaluations per pair")
+    util_cols = [c for c in iter_cols if any((rows.get((wl, c)) or {}).get("lane_util") for wl in workloads)]
+    if util_cols:
+        out += figure_table(rows, workloads, util_cols, "lane_util", "{:.0%}",
+                            "Lane utilization (active lanes per lane slot of the kernel's bundle steps)")
     return "\n".join(out)
+
+
+def figure_table(rows, workloads, cols, field, form, title):
+    """A workload x column table of one per-run figure."""
+    lines = []
+    for wl in workloads:
+        cells = [wl]
+        for c in cols:
+            r = rows.get((wl, c))
+            cells.append(form.format(r[field]) if r and r.get(field) is not None else "–")
+        lines.append(cells)
+    return [f"## {title}", ""] + table(["workload"] + cols, lines) + [""]
 
 
 def gnuplot_chart(png, name, workloads, columns, rows):

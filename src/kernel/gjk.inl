@@ -15,16 +15,21 @@
  * GJK runs on the cores (margins zero); margins are applied to the answer.
  * The simplex keeps at most three points, newest first; each step adds the
  * support point and keeps the feature through it nearest the origin (a
- * cascade: tetrahedron, triangle, segment, closest_step), computing only
- * that feature's closest point. When rounding picks a feature that is not
- * nearer, the distance stops decreasing and the lane stops on the
- * no-progress test with its previous, consistent state.
+ * cascade: tetrahedron, triangle, segment).
  *
- * Hit mode is the same loop, stopping as soon as the answer is proven: a
- * support plane beyond the touching band, an enclosing tetrahedron, or a
- * closest point within the band. A chunk runs in passes of a few steps
- * (run_passes): every bundle once, then the lanes left over, packed densely
- * with their loop state, so that slow lanes do not hold up whole bundles. */
+ * Two loops run that cascade. The light loop (light_bundle) goes first in
+ * both modes: its next direction is the kept feature's normal toward the
+ * origin (triple products), with no closest point, weights or divisions.
+ * Hit mode stops it on a proof only: a support plane beyond the touching
+ * band, an enclosing tetrahedron, or a kept feature within the band.
+ * Distance mode stops it where the kept feature's duality gap has closed
+ * and forms that feature's closest point once. The closest-point loop
+ * (gjk_bundle, closest_step) computes the kept feature's closest point at
+ * every step, with the no-progress, tie and refine guards; it takes the
+ * lanes the light loop hands over (out of budget: near-touching or slow
+ * curved pairs). A chunk runs in passes of a few steps (run_passes): every
+ * bundle once, then the lanes left over, packed densely with their loop
+ * state, so that slow lanes do not hold up whole bundles. */
 
 #include "gjkbatch.h"
 #include "kernel/packed.h"
@@ -651,13 +656,21 @@ static GJKB_INLINE void store_distance(const gjkb__lanes *ln, size_t o, const pa
     X(sx.qa[0].x) X(sx.qa[0].y) X(sx.qa[0].z) X(sx.qa[1].x) X(sx.qa[1].y) X(sx.qa[1].z) X(sx.qa[2].x)  \
     X(sx.qa[2].y) X(sx.qa[2].z) X(sx.l[0]) X(sx.l[1]) X(sx.l[2])
 #define ROW_COUNT(f) +1
+/* A field's row: read from `resume` (rows `stride` floats apart), written
+ * to `rows_out` (rows GJKB_W apart). */
+#define LOAD_ROW(f)      \
+    f = fw_load(resume); \
+    resume += stride;
+#define SAVE_ROW(f)            \
+    fw_store(rows_out, f);     \
+    rows_out += GJKB_W;
 enum { ROWS_HIT = 0 LOOP_ROWS_HIT(ROW_COUNT), ROWS = ROWS_HIT LOOP_ROWS_WITNESS(ROW_COUNT) };
 
 /* ---- the GJK loop, hit and distance mode -------------------------------- */
 
 /* Runs steps [start, start + cap) of the bundle's lanes, within the
  * iteration bound less the `base` steps the lanes spent before this loop
- * (hit mode's proof loop, which also counts in the iterations): from the
+ * (hit mode's light loop, which also counts in the iterations): from the
  * start (start 0) or from the loop state in resume (rows `stride` floats
  * apart, at the bundle's first lane). Lanes still going after the last
  * step, short of the bound, get K_RETRY and their loop state in spill (rows
@@ -698,14 +711,10 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     fw last_vw = fw_splat(-INFINITY);   /* v.w of the lane's last step */
     mw stalled = mw_false();      /* stopped by the no-progress test */
     if (resume) {
-#define LOAD_ROW(f)          \
-    f = fw_load(resume);     \
-    resume += stride;
         LOOP_ROWS_HIT(LOAD_ROW)
         if (distance_mode) {
             LOOP_ROWS_WITNESS(LOAD_ROW)
         }
-#undef LOAD_ROW
     }
 
     const uint32_t bound = world->max_iterations - base;
@@ -804,14 +813,11 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
 
     unsigned bits = mw_bits(retry);
     if (bits) {
-#define SAVE_ROW(f)        \
-    fw_store(spill, f);    \
-    spill += GJKB_W;
+        float *rows_out = spill;
         LOOP_ROWS_HIT(SAVE_ROW)
         if (distance_mode) {
             LOOP_ROWS_WITNESS(SAVE_ROW)
         }
-#undef SAVE_ROW
     }
     if (!distance_mode) {
         fw_store(ln->dist + o, fw_sel(iw_eq(status, iw_splat(K_OVERLAP)), zero, nan));
@@ -821,24 +827,24 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     return bits;
 }
 
-/* ---- hit mode's proof loop -------------------------------------------------- */
+/* ---- the light loop: hit mode's proofs, distance mode's first steps ---- */
 
-/* Hit mode asks for a verdict only, so it first runs a lighter loop that
- * keeps the same simplex as the closest-point loop (the cascade of
- * tetra_face and tri_region) but never forms the closest point: the next
- * direction is the kept feature's normal toward the origin (triple
- * products), with no weights and no divisions. It stops only on a proof:
- * a support plane beyond the touching band (as in the closest-point loop),
- * an enclosing tetrahedron, or a kept feature within the band (its plane or
- * line distance, where the origin projects inside it). A lane with no proof
- * after GJKB_K_PROOF_STEPS (near-touching or slow curved pairs) goes on to
- * the closest-point loop from the start, those steps counted in its
- * iterations and its bound. */
+/* The light loop keeps the same simplex as the closest-point loop (the
+ * cascade of tetra_face and tri_region) but never forms the closest point
+ * while it runs: the next direction is the kept feature's normal toward the
+ * origin (triple products), with no weights and no divisions. Hit mode
+ * stops it only on a proof: a support plane beyond the touching band (as
+ * in the closest-point loop), an enclosing tetrahedron, or a kept feature
+ * within the band (its plane or line distance, where the origin projects
+ * inside it). A lane with no proof after GJKB_K_PROOF_STEPS (near-touching
+ * or slow curved pairs) goes on to the closest-point loop from the start,
+ * those steps counted in its iterations and its bound. Distance mode's
+ * lanes that have not converged after GJKB_K_LIGHT_STEPS (curved pairs
+ * converge slowly to the relative gap) go on in the closest-point loop
+ * from the simplex they reached. */
 #ifndef GJKB_K_PROOF_STEPS
 #define GJKB_K_PROOF_STEPS 16u
 #endif
-/* The same for distance mode's light loop, where curved pairs converge
- * slowly to the relative gap. */
 #ifndef GJKB_K_LIGHT_STEPS
 #define GJKB_K_LIGHT_STEPS 32u
 #endif
@@ -848,7 +854,7 @@ _Static_assert(GJKB_K_PROOF_STEPS > 0 && GJKB_K_LIGHT_STEPS > 0, "a light loop t
  * rad), so that a sliver's rounded plane cannot fake a contact. */
 #define GJKB_K_SLIVER 1e-6f
 
-/* The proof loop's simplex: up to three kept points newest first, their
+/* The light loop's simplex: up to three kept points newest first, their
  * count, and the next search direction. */
 typedef struct proof_w {
     v3w q[3], qa[3];    /* qa: A parts (distance mode: for the witnesses) */
@@ -1008,14 +1014,10 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     s.d = pk.dir;
     fw steps_row = zero;
     if (resume) {
-#define LOAD_ROW(f)          \
-    f = fw_load(resume);     \
-    resume += stride;
         LOOP_ROWS_PROOF(LOAD_ROW)
         if (distance_mode) {
             LOOP_ROWS_LIGHT_WITNESS(LOAD_ROW)
         }
-#undef LOAD_ROW
     }
     iw steps = resume ? fw_bits(steps_row) : iw_zero();
     const iw one = iw_splat(1), last = iw_splat((int32_t)budget);
@@ -1138,24 +1140,18 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
         /* The closest-point loop goes on from this simplex, as if it had
          * run these steps itself. */
         fw best_vv = vv, ties = zero, last_vw = fw_splat(-INFINITY);
-#define SAVE_ROW(f)             \
-    fw_store(hand_spill, f);    \
-    hand_spill += GJKB_W;
+        float *rows_out = hand_spill;
         LOOP_ROWS_HIT(SAVE_ROW)
         LOOP_ROWS_WITNESS(SAVE_ROW)
-#undef SAVE_ROW
     }
     unsigned bits = mw_bits(left);
     if (bits) {
         steps_row = fw_from_bits(steps);
-#define SAVE_ROW(f)        \
-    fw_store(spill, f);    \
-    spill += GJKB_W;
+        float *rows_out = spill;
         LOOP_ROWS_PROOF(SAVE_ROW)
         if (distance_mode) {
             LOOP_ROWS_LIGHT_WITNESS(SAVE_ROW)
         }
-#undef SAVE_ROW
     }
     return bits;
 }
