@@ -853,6 +853,12 @@ _Static_assert(GJKB_K_PROOF_STEPS > 0 && GJKB_K_LIGHT_STEPS > 0, "a light loop t
  * |ab x ac|^2 above this fraction of |ab|^2 |ac|^2 (an angle of about 1e-3
  * rad), so that a sliver's rounded plane cannot fake a contact. */
 #define GJKB_K_SLIVER 1e-6f
+/* A first-pass bundle of the light loop pauses when no more than 1/this
+ * of its lanes are left (changes time only; 2, 4 and 8 measured within
+ * noise of each other, 4 kept; build-time overridable). */
+#ifndef GJKB_K_PAUSE
+#define GJKB_K_PAUSE 4
+#endif
 
 /* The light loop's simplex: up to three kept points newest first, their
  * count, and the next search direction. */
@@ -987,7 +993,7 @@ _Static_assert((int)ROWS_LIGHT <= (int)ROWS, "the queue holds every loop's state
  * terms, then forming that feature's closest point once), each lane within
  * its own budget of `budget` steps, from the start or from the state in
  * resume (as in gjk_bundle). On a first pass (not resume), a bundle whose
- * active lanes fall to a quarter of its width pauses early: its few lanes
+ * active lanes fall to a quarter of its width (GJKB_K_PAUSE) pauses early: its few lanes
  * wait for a dense bundle instead of holding this one (a lane's answer does
  * not depend on where it pauses). Lanes still going get K_RETRY and their
  * state in spill (returned bits); lanes that spent the budget get K_LIMIT
@@ -1092,7 +1098,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
         mw out = mw_andnot(active, iw_lt(steps, last));
         spent = mw_or(spent, out);
         active = mw_andnot(active, out);
-        if (!resume && __builtin_popcount(mw_bits(active)) * 4 <= GJKB_W)
+        if (!resume && __builtin_popcount(mw_bits(active)) * GJKB_K_PAUSE <= GJKB_W)
             break;
     }
     const int bounded = budget >= world->max_iterations;
