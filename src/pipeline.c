@@ -21,7 +21,12 @@ typedef struct scratch {
     void *block;           /* one aligned block behind the lane arrays */
     uint32_t *order;       /* pair indices, bucketed */
     uint8_t *keys;         /* their bucket keys */
-    int32_t *kind_a, *kind_b;   /* per pair, for the kernels' gathers */
+    int32_t *kind_a, *kind_b;   /* per pair: the checked kinds */
+    /* Per position of the order, what the kernels load (gjkb__world's
+     * lane_* arrays), in one aligned block. */
+    void *lane_block;
+    int32_t *la, *lb, *lka, *lkb;
+    float *ldx, *ldy, *ldz;
     uint32_t order_cap;
     /* Lanes of threads 1, 2, ... of a threaded batch (thread 0 has lanes):
      * every thread packs and runs its own chunks. */
@@ -113,22 +118,32 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
         uint32_t *o = aligned_alloc(64, n * sizeof(uint32_t));
         uint8_t *k = malloc(n);
         int32_t *ka = malloc(n * sizeof(int32_t)), *kb = malloc(n * sizeof(int32_t));
-        if (!o || !k || !ka || !kb) {
+        char *lanes = aligned_alloc(64, 7 * n * 4);   /* n is a multiple of 16: slices stay aligned */
+        if (!o || !k || !ka || !kb || !lanes) {
             free(o);
             free(k);
             free(ka);
             free(kb);
+            free(lanes);
             return GJKB_ERR_MEMORY;
         }
-        ctx->scratch_bytes += (3 * sizeof(uint32_t) + 1) * (n - s->order_cap);
+        ctx->scratch_bytes += (10 * sizeof(uint32_t) + 1) * (n - s->order_cap);
         free(s->order);
         free(s->keys);
         free(s->kind_a);
         free(s->kind_b);
+        free(s->lane_block);
         s->order = o;
         s->keys = k;
         s->kind_a = ka;
         s->kind_b = kb;
+        s->lane_block = lanes;
+        int32_t **ints[] = { &s->la, &s->lb, &s->lka, &s->lkb };
+        float **floats[] = { &s->ldx, &s->ldy, &s->ldz };
+        for (int i = 0; i < 4; i++)
+            *ints[i] = (int32_t *)(void *)(lanes + (size_t)i * n * 4);
+        for (int i = 0; i < 3; i++)
+            *floats[i] = (float *)(void *)(lanes + (size_t)(4 + i) * n * 4);
         s->order_cap = (uint32_t)n;
     }
     return GJKB_OK;
@@ -147,6 +162,7 @@ void gjkb__scratch_free(gjkb_context *ctx)
     free(s->keys);
     free(s->kind_a);
     free(s->kind_b);
+    free(s->lane_block);
     for (int t = 0; t < s->more_count; t++)
         free(s->more_block[t]);
     free(s->more);
@@ -255,7 +271,24 @@ static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
  * identity), 2 when the parts' counts became where their pairs go (key by
  * key, part by part). The tail up to a whole bundle repeats pair 0, which
  * the kernels read but never answer. */
-static int bucket_join(key_part part[], int parts, uint32_t n, uint32_t *order)
+/* Pair i at position `at` of the order, with what the kernels load there:
+ * its bodies, kinds and B's offset from A (in double, rounded once here, so
+ * every backend reads the same floats). */
+static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjkb_pairs *pr, const gjkb_bodies *bd)
+{
+    uint32_t a = pr->a[i], b = pr->b[i];
+    s->order[at] = i;
+    s->la[at] = (int32_t)a;
+    s->lb[at] = (int32_t)b;
+    s->lka[at] = s->kind_a[i];
+    s->lkb[at] = s->kind_b[i];
+    s->ldx[at] = (float)(bd->px[b] - bd->px[a]);
+    s->ldy[at] = (float)(bd->py[b] - bd->py[a]);
+    s->ldz[at] = (float)(bd->pz[b] - bd->pz[a]);
+}
+
+static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
+                       const gjkb_bodies *bd)
 {
     bool uniform = true;
     for (int p = 0; p < parts; p++) {
@@ -264,7 +297,7 @@ static int bucket_join(key_part part[], int parts, uint32_t n, uint32_t *order)
         uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
     }
     for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
-        order[i] = 0;
+        put_lane(s, i, 0, pr, bd);
     if (uniform)
         return 1;
     uint32_t sum = 0;
@@ -279,17 +312,16 @@ static int bucket_join(key_part part[], int parts, uint32_t n, uint32_t *order)
 
 /* The part's pairs into the order: by key (counting sort: stable, so
  * deterministic), or in pair order. */
-static void part_place(const scratch *s, key_part *part, int how)
+static void part_place(const scratch *s, key_part *part, int how, const gjkb_pairs *pr, const gjkb_bodies *bd)
 {
-    uint32_t *const order = s->order;
     const uint8_t *const keys = s->keys;
     if (how == 1) {
         for (uint32_t i = part->first; i < part->end; i++)
-            order[i] = i;
+            put_lane(s, i, i, pr, bd);
         return;
     }
     for (uint32_t i = part->first; i < part->end; i++)
-        order[part->at[keys[i]]++] = i;
+        put_lane(s, part->at[keys[i]]++, i, pr, bd);
 }
 
 /* ---- per chunk ---------------------------------------------------------- */
@@ -351,15 +383,23 @@ static void scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, c
 
 /* ---- the batch ---------------------------------------------------------- */
 
-/* Pairs order[0, lanes) (lanes <= CHUNK) through one chunk of lane arrays:
- * the kernel packs and answers them, then the results go back in pair
- * order. */
+/* The pairs at positions [first, first + lanes) of the order (lanes <=
+ * CHUNK) through one chunk of lane arrays: the kernel packs and answers
+ * them, then the results go back in pair order. */
 static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l,
-                      const gjkb_bodies *bodies,
-                      const gjkb_pairs *pairs, const uint32_t *idx, uint32_t lanes, const gjkb__params *p,
-                      gjkb_results *results)
+                      const gjkb_bodies *bodies, const gjkb_pairs *pairs, const scratch *s, uint32_t first,
+                      uint32_t lanes, const gjkb__params *p, gjkb_results *results)
 {
-    k->run(w, idx, lanes, l);
+    const uint32_t *idx = s->order + first;
+    gjkb__world cw = *w;
+    cw.lane_a = s->la + first;
+    cw.lane_b = s->lb + first;
+    cw.lane_ka = s->lka + first;
+    cw.lane_kb = s->lkb + first;
+    cw.lane_dx = s->ldx + first;
+    cw.lane_dy = s->ldy + first;
+    cw.lane_dz = s->ldz + first;
+    k->run(&cw, idx, lanes, l);
     scatter(l, idx, lanes, bodies, pairs, p, results);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE)
@@ -385,8 +425,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     static const float zero_f = 0.0f;
     bool hulls = ctx->hull_count > 0;
     gjkb__world w = {
-        (const int32_t *)pairs->a, (const int32_t *)pairs->b, s->kind_a, s->kind_b,
-        bodies->px, bodies->py, bodies->pz,
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL,   /* the lane arrays: per chunk (run_chunk) */
         bodies->qw, bodies->qx, bodies->qy, bodies->qz, bodies->sx, bodies->sy, bodies->sz, bodies->margin,
         hulls ? (const int32_t *)bodies->hull : NULL,
         warm ? warm->warm_x : NULL, warm ? warm->warm_y : NULL, warm ? warm->warm_z : NULL,
@@ -418,12 +457,12 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     int how = 0;
     if (team == 1) {
         pair_keys(ctx, bodies, pairs, s, &part[0]);
-        how = bucket_join(part, 1, n, s->order);
+        how = bucket_join(s, part, 1, n, pairs, bodies);
         if (how)
-            part_place(s, &part[0], how);
+            part_place(s, &part[0], how, pairs, bodies);
         for (uint32_t first = 0; how && first < n; first += CHUNK) {
             uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
-            run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s->order + first, lanes, p, results);
+            run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s, first, lanes, p, results);
         }
     } else {
         GJKB_OMP(omp parallel num_threads(team))
@@ -432,11 +471,11 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             for (int q = 0; q < parts; q++)
                 pair_keys(ctx, bodies, pairs, s, &part[q]);
             GJKB_OMP(omp single)
-            how = bucket_join(part, parts, n, s->order);
+            how = bucket_join(s, part, parts, n, pairs, bodies);
             if (how) {
                 GJKB_OMP(omp for schedule(static, 1))
                 for (int q = 0; q < parts; q++)
-                    part_place(s, &part[q], how);
+                    part_place(s, &part[q], how, pairs, bodies);
                 /* The last chunks (hull pairs, the largest hulls last) take
                  * longest: they go first, and the cheap ones even out the
                  * threads' ends. */
@@ -445,7 +484,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
                     int t = gjkb__thread_id();
                     uint32_t first = (chunks - 1 - c) * CHUNK;
                     uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
-                    run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s->order + first,
+                    run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s, first,
                               lanes, p, results);
                 }
             }

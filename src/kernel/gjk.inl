@@ -531,26 +531,24 @@ typedef struct pack_w {
     mw valid;
 } pack_w;
 
-/* Pack: the pairs' bodies and kinds, B's offset from A (in double, then
- * rounded), both rotations and cores, B's pose in A's frame, the pair's
+/* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
+ * pipeline), both rotations and cores, B's pose in A's frame, the pair's
  * scale (a power of two, so scaling is exact) and tolerances. Lanes past
  * the chunk's count read a real pair but stay invalid. */
 static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count, size_t o,
                                     const int distance_mode, pack_w *k)
 {
     const fw zero = fw_zero();
-    iw pair = iw_load((const int32_t *)(const void *)(order + o));
-    iw ia = iw_gather(world->pair_a, pair), ib = iw_gather(world->pair_b, pair);
-    v3w r = v3_make(fw_gather_diff_f64(world->px, ia, ib), fw_gather_diff_f64(world->py, ia, ib),
-                    fw_gather_diff_f64(world->pz, ia, ib));
+    iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
+    v3w r = v3_load(world->lane_dx + o, world->lane_dy + o, world->lane_dz + o);
     mw valid = mw_first_n((int)(count - (uint32_t)o));
     valid = mw_and(valid, mw_and(mw_and(finite_coord(r.x), finite_coord(r.y)), finite_coord(r.z)));
     fw rb[9];
     gather_rotation(world, ia, &valid, k->ra);
     gather_rotation(world, ib, &valid, rb);
     fw ext_a, ext_b;
-    k->sa = gather_shape(world, ia, iw_gather(world->kind_a, pair), &valid, &ext_a);
-    k->sb = gather_shape(world, ib, iw_gather(world->kind_b, pair), &valid, &ext_b);
+    k->sa = gather_shape(world, ia, iw_load(world->lane_ka + o), &valid, &ext_a);
+    k->sb = gather_shape(world, ib, iw_load(world->lane_kb + o), &valid, &ext_b);
     const fw *ra = k->ra;
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 3; col++)
@@ -586,6 +584,7 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
      * else any axis. */
     v3w dir = v3_sel(fw_gt(tl, zero), t, v3_splat(1.0f, 0.0f, 0.0f));
     if (world->wx) {
+        iw pair = iw_load((const int32_t *)(const void *)(order + o));
         v3w warm = v3_make(fw_gather_f64(world->wx, pair), fw_gather_f64(world->wy, pair),
                            fw_gather_f64(world->wz, pair));
         v3w wl = mat_mul_t(ra, warm);
@@ -1238,29 +1237,37 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
 {
     _Alignas(64) uint32_t iota[QCAP];
     _Alignas(64) int32_t pa[QCAP], pb[QCAP], ka[QCAP], kb[QCAP], status[QCAP], iters[QCAP];
+    _Alignas(64) float d[3][QCAP];
     _Alignas(64) float res[10][QCAP];
     _Alignas(64) float spill[ROWS * GJKB_W], hand_spill[ROWS * GJKB_W];
     _Alignas(64) double warm[3][QCAP];
     const uint32_t n = in->n;
     const int warm_start = fresh && w->wx;
     for (uint32_t i = 0; i < QCAP; i++) {
-        uint32_t pair = order[in->lane[i < n ? i : 0]];
+        uint32_t j = in->lane[i < n ? i : 0];
         iota[i] = i;
-        pa[i] = w->pair_a[pair];
-        pb[i] = w->pair_b[pair];
-        ka[i] = w->kind_a[pair];
-        kb[i] = w->kind_b[pair];
+        pa[i] = w->lane_a[j];
+        pb[i] = w->lane_b[j];
+        ka[i] = w->lane_ka[j];
+        kb[i] = w->lane_kb[j];
+        d[0][i] = w->lane_dx[j];
+        d[1][i] = w->lane_dy[j];
+        d[2][i] = w->lane_dz[j];
         if (warm_start) {
+            uint32_t pair = order[j];
             warm[0][i] = w->wx[pair];
             warm[1][i] = w->wy[pair];
             warm[2][i] = w->wz[pair];
         }
     }
     gjkb__world rw = *w;
-    rw.pair_a = pa;
-    rw.pair_b = pb;
-    rw.kind_a = ka;
-    rw.kind_b = kb;
+    rw.lane_a = pa;
+    rw.lane_b = pb;
+    rw.lane_ka = ka;
+    rw.lane_kb = kb;
+    rw.lane_dx = d[0];
+    rw.lane_dy = d[1];
+    rw.lane_dz = d[2];
     /* A resumed lane's direction comes with its state. */
     rw.wx = warm_start ? warm[0] : NULL;
     rw.wy = warm_start ? warm[1] : NULL;

@@ -1,12 +1,13 @@
 /* packed.h - what the width-agnostic pipeline hands a wide kernel.
  *
- * The pipeline buckets the pairs into an order; the kernel takes a chunk of
- * that order and does the rest in its lanes: it gathers body indices, kinds,
- * positions (B's offset from A subtracted in double), rotations and sizes
- * from the caller's SoA arrays, validates, builds A's scaled local frame,
- * runs GJK and writes per-lane results that the pipeline scatters back.
- * Lane arrays are 64-byte aligned and padded to GJKB_PACK_ALIGN lanes, so
- * bundle b of a width-W kernel is the aligned slice [b*W, b*W + W). */
+ * The pipeline buckets the pairs into an order and lays out, at each
+ * position of that order, the pair's body indices, kinds and B's offset
+ * from A (subtracted in double, rounded to float); the kernel takes a chunk
+ * of that order, loads those, gathers rotations and sizes from the caller's
+ * SoA arrays, validates, builds A's scaled local frame, runs GJK and writes
+ * per-lane results that the pipeline scatters back. Lane arrays are 64-byte
+ * aligned and padded to GJKB_PACK_ALIGN lanes, so bundle b of a width-W
+ * kernel is the aligned slice [b*W, b*W + W). */
 #ifndef GJKB_PACKED_H
 #define GJKB_PACKED_H
 
@@ -36,14 +37,15 @@ typedef struct gjkb__lanes {
 
 /* Read-only inputs of the whole batch: the caller's arrays and the hulls. */
 typedef struct gjkb__world {
-    const int32_t *pair_a, *pair_b;   /* body indices per pair */
-    const int32_t *kind_a, *kind_b;   /* their kinds, per pair (the pipeline's checked copy) */
-    const double *px, *py, *pz;       /* body positions */
+    /* per lane of the chunk (at the order's positions): body indices, their
+     * kinds (checked), B's position minus A's (double, rounded to float) */
+    const int32_t *lane_a, *lane_b, *lane_ka, *lane_kb;
+    const float *lane_dx, *lane_dy, *lane_dz;
     const float *qw, *qx, *qy, *qz;
     const float *sx, *sy, *sz;
     const float *margin;        /* NULL: no margins */
     const int32_t *hull;        /* NULL: no hull bodies */
-    const double *wx, *wy, *wz; /* warm-start axes per pair, or NULL */
+    const double *wx, *wy, *wz; /* warm-start axes per pair (by the order's pair index), or NULL */
     const int32_t *hull_first, *hull_n;
     const float *hull_radius;   /* NaN for an invalid hull */
     const float *hx, *hy, *hz;  /* all hull points (at least GJKB_PACK_ALIGN, padded) */
