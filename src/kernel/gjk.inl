@@ -861,15 +861,17 @@ _Static_assert(GJKB_K_PROOF_STEPS > 0 && GJKB_K_LIGHT_STEPS > 0, "a light loop t
 
 /* The light loop's simplex: up to three kept points newest first, their
  * count, and the next search direction. */
-typedef struct proof_w {
+typedef struct light_w {
     v3w q[3], qa[3];    /* qa: A parts (distance mode: for the witnesses) */
     fw n;
     v3w d;
-} proof_w;
+} light_w;
 
-/* One proof step with the new point a (A part aa); *hit gets the lanes it
- * proves within the band (the origin enclosed counts). */
-static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, v3w aa, mw active, fw touch2, mw *hit,
+/* One light step with the new point a (A part aa, kept where witnesses):
+ * the cascade and the next direction; *hit gets the lanes whose kept
+ * feature is proven within the band sqrt(touch2) of the origin (the origin
+ * enclosed counts). */
+static GJKB_INLINE light_w light_step(const light_w *s, v3w a, v3w aa, mw active, fw touch2, mw *hit,
                                       const int witnesses)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
@@ -924,7 +926,7 @@ static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, v3w aa, mw active
     }
 
     *hit = mw_and(active, in_band);
-    proof_w r;
+    light_w r;
     r.q[0] = a;
     r.q[1] = v3_sel(face, tb, lb);
     r.q[2] = tc;
@@ -939,7 +941,7 @@ static GJKB_INLINE proof_w proof_step(const proof_w *s, v3w a, v3w aa, mw active
 /* The closest point of the light loop's kept feature (a point, a segment or
  * a triangle, newest first) and its weights, as closest_step forms them:
  * the segment clamped, the triangle by signed areas. */
-static GJKB_INLINE simplex_w feature_closest(const proof_w *s, v3w *v)
+static GJKB_INLINE simplex_w feature_closest(const light_w *s, v3w *v)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
     mw face = fw_eq(s->n, three), seg = fw_eq(s->n, two);
@@ -977,14 +979,17 @@ static GJKB_INLINE simplex_w feature_closest(const proof_w *s, v3w *v)
  * its A parts) and each lane's own step count (as float bits), so that
  * lanes paused after different numbers of steps can share a bundle when
  * they resume. */
-#define LOOP_ROWS_PROOF(X)                                                                             \
+#define LOOP_ROWS_LIGHT(X)                                                                             \
     X(s.q[0].x) X(s.q[0].y) X(s.q[0].z) X(s.q[1].x) X(s.q[1].y) X(s.q[1].z) X(s.q[2].x) X(s.q[2].y)   \
     X(s.q[2].z) X(s.n) X(s.d.x) X(s.d.y) X(s.d.z) X(steps_row)
 #define LOOP_ROWS_LIGHT_WITNESS(X)                                                                      \
     X(s.qa[0].x) X(s.qa[0].y) X(s.qa[0].z) X(s.qa[1].x) X(s.qa[1].y) X(s.qa[1].z) X(s.qa[2].x)        \
     X(s.qa[2].y) X(s.qa[2].z)
-enum { ROWS_PROOF = 0 LOOP_ROWS_PROOF(ROW_COUNT), ROWS_LIGHT = ROWS_PROOF LOOP_ROWS_LIGHT_WITNESS(ROW_COUNT) };
-_Static_assert((int)ROWS_LIGHT <= (int)ROWS, "the queue holds every loop's state");
+enum {
+    ROWS_LIGHT_HIT = 0 LOOP_ROWS_LIGHT(ROW_COUNT),
+    ROWS_LIGHT_DIST = ROWS_LIGHT_HIT LOOP_ROWS_LIGHT_WITNESS(ROW_COUNT)
+};
+_Static_assert((int)ROWS_LIGHT_DIST <= (int)ROWS, "the queue holds every loop's state");
 
 /* Runs at most cap light steps of the bundle's lanes (hit mode: the proof
  * loop; distance mode: the same steps with the A parts, stopping where the
@@ -1012,14 +1017,14 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     /* Hit mode settles within the touching band; distance mode only where
      * the cores meet (the closest-point loop's rule). */
     const fw band2 = distance_mode ? fw_splat(GJKB_K_TINY) : touch2;
-    proof_w s;
+    light_w s;
     for (int i = 0; i < 3; i++)
         s.q[i] = s.qa[i] = v3_zero();
     s.n = zero;
     s.d = pk.dir;
     fw steps_row = zero;
     if (resume) {
-        LOOP_ROWS_PROOF(LOAD_ROW)
+        LOOP_ROWS_LIGHT(LOAD_ROW)
         if (distance_mode) {
             LOOP_ROWS_LIGHT_WITNESS(LOAD_ROW)
         }
@@ -1062,7 +1067,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
         if (!mw_any(active))
             break;
         mw h;
-        proof_w next = proof_step(&s, a, pa, active, band2, &h, distance_mode);
+        light_w next = light_step(&s, a, pa, active, band2, &h, distance_mode);
         if (distance_mode) {
             /* The new feature must be nearer (U'^2 < U^2, cross-multiplied).
              * Where rounding picked one that is not, or the lane's budget
@@ -1153,7 +1158,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     if (bits) {
         steps_row = fw_from_bits(steps);
         float *rows_out = spill;
-        LOOP_ROWS_PROOF(SAVE_ROW)
+        LOOP_ROWS_LIGHT(SAVE_ROW)
         if (distance_mode) {
             LOOP_ROWS_LIGHT_WITNESS(SAVE_ROW)
         }
@@ -1170,7 +1175,7 @@ enum { LOOP_PROOF, LOOP_LIGHT, LOOP_HIT, LOOP_DISTANCE };
 
 static GJKB_INLINE int loop_rows(const int loop)
 {
-    static const int rows[] = { ROWS_PROOF, ROWS_LIGHT, ROWS_HIT, ROWS };
+    static const int rows[] = { ROWS_LIGHT_HIT, ROWS_LIGHT_DIST, ROWS_HIT, ROWS };
     return rows[loop];
 }
 
