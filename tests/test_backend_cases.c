@@ -463,9 +463,10 @@ static void test_stats_every_backend(void **state)
             uint64_t iterations = 0;
             for (uint32_t i = 0; i < t.np; i++)
                 iterations += t.iterations[i];
-            /* Pairs answered by the reference (rare, near touching) report
-             * its count instead. */
-            assert_true(st.lane_steps > 0 && st.lane_steps <= iterations + iterations / 10);
+            /* Every step a lane ran is a pair's iteration (a pair answered
+             * by the reference would report its count instead; this set,
+             * checked on x86 and aarch64, has none). */
+            assert_true(st.lane_steps > 0 && st.lane_steps == iterations);
             assert_true(st.lane_steps <= st.bundle_steps * st.width);
             if (st.width == 1)
                 assert_true(st.lane_steps == st.bundle_steps);
