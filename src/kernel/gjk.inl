@@ -240,7 +240,7 @@ static GJKB_INLINE v3w hull_gather(const shape_w *s, v3w d, const gjkb__world *w
  * loads (hulls are stored padded, see gjkb_hull_add), then the first index
  * of the largest dot across the W running maxima, reduced in registers.
  * Only the indices leave the loop; the points come in one gather after it. */
-static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
+static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w, mw active)
 {
     _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W];
     _Alignas(64) int32_t first[GJKB_W], last[GJKB_W], pick[GJKB_W];
@@ -249,11 +249,11 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
     fw_store(dz, d.z);
     iw_store(first, s->hf);
     iw_store(last, s->last);
-    unsigned bits = mw_bits(s->hull);
-    for (int i = 0; i < GJKB_W; i++) {
-        pick[i] = 0;
-        if (!((bits >> i) & 1u))
-            continue;
+    iw_store(pick, iw_zero());
+    /* Finished lanes' answers are not used: their hulls are not scanned.
+     * The active hull lanes in turn, by their bits (no branch per lane). */
+    for (unsigned bits = mw_bits(mw_and(s->hull, active)); bits; bits &= bits - 1u) {
+        const int i = __builtin_ctz(bits);
         const float *px = w->hx + first[i], *py = w->hy + first[i], *pz = w->hz + first[i];
         v3w di = v3_splat(dx[i], dy[i], dz[i]);
         /* Above -inf only: a NaN dot never wins, as in every later step. */
@@ -280,7 +280,7 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w)
 }
 
 /* Support point of a core in local direction d (scaled local frame). */
-static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world *w, fw inv_scale)
+static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world *w, fw inv_scale, mw active)
 {
     const fw zero = fw_zero();
     v3w p = v3_make(fw_copysign(s->h.x, d.x), fw_copysign(s->h.y, d.y), fw_copysign(s->h.z, d.z));
@@ -306,7 +306,7 @@ static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world 
         }
     }
     if (s->max_points > 0) {
-        v3w hp = s->max_points >= w->within_from ? hull_within(s, d, w) : hull_gather(s, d, w);
+        v3w hp = s->max_points >= w->within_from ? hull_within(s, d, w, active) : hull_gather(s, d, w);
         p = v3_sel(s->hull, v3_scale(hp, inv_scale), p);
     }
     return p;
@@ -597,10 +597,11 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
 
 /* Support point of the cores' difference A - B in direction d (A's scaled
  * frame); *pa and *pb get its two parts. */
-static GJKB_INLINE v3w support_pair(const pack_w *k, v3w d, const gjkb__world *w, v3w *pa, v3w *pb)
+static GJKB_INLINE v3w support_pair(const pack_w *k, v3w d, const gjkb__world *w, mw active, v3w *pa, v3w *pb)
 {
-    *pa = support_local(&k->sa, d, w, k->inv_scale);
-    *pb = v3_add(mat_mul(k->pose.r, support_local(&k->sb, mat_mul_t(k->pose.r, v3_neg(d)), w, k->inv_scale)),
+    *pa = support_local(&k->sa, d, w, k->inv_scale, active);
+    *pb = v3_add(mat_mul(k->pose.r,
+                         support_local(&k->sb, mat_mul_t(k->pose.r, v3_neg(d)), w, k->inv_scale, active)),
                  k->pose.t);
     return v3_sub(*pa, *pb);
 }
@@ -722,7 +723,7 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
     for (uint32_t it = start; it < end && mw_any(active); it++) {
         count_step(&counts, active);
         v3w pa, pb;
-        v3w w = support_pair(&pk, v3_neg(v), world, &pa, &pb);
+        v3w w = support_pair(&pk, v3_neg(v), world, active, &pa, &pb);
         fw vw = v3_dot(v, w);
         iters = iw_sel(active, iw_splat((int32_t)(base + it) + 1), iters);
         last_vw = fw_sel(active, vw, last_vw);
@@ -1041,7 +1042,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     for (uint32_t n = 0; n < cap && mw_any(active); n++) {
         count_step(&counts, active);
         v3w pa, pb;
-        v3w a = support_pair(&pk, s.d, world, &pa, &pb);
+        v3w a = support_pair(&pk, s.d, world, active, &pa, &pb);
         steps = iw_sel(active, iw_add(steps, one), steps);
         /* Support plane: -d.a / |d| is a lower bound on the core distance. */
         fw da = v3_dot(s.d, a), dd = v3_len2(s.d);
