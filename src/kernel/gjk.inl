@@ -239,17 +239,18 @@ static GJKB_INLINE v3w hull_gather(const shape_w *s, v3w d, const gjkb__world *w
 /* Within a hull: one lane's hull at a time, W points per step with aligned
  * loads (hulls are stored padded, see gjkb_hull_add), then the first index
  * of the largest dot across the W running maxima, reduced in registers.
- * Only the indices leave the loop; the points come in one gather after it. */
+ * Lanes that are not active (or not hulls) get the origin. */
 static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w, mw active)
 {
     _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W];
-    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W], pick[GJKB_W];
+    _Alignas(64) int32_t first[GJKB_W], last[GJKB_W];
+    _Alignas(64) float ox[GJKB_W], oy[GJKB_W], oz[GJKB_W];
     fw_store(dx, d.x);
     fw_store(dy, d.y);
     fw_store(dz, d.z);
     iw_store(first, s->hf);
     iw_store(last, s->last);
-    iw_store(pick, iw_zero());
+    v3_store(ox, oy, oz, v3_zero());
     /* Finished lanes' answers are not used: their hulls are not scanned.
      * The active hull lanes in turn, by their bits (no branch per lane). */
     for (unsigned bits = mw_bits(mw_and(s->hull, active)); bits; bits &= bits - 1u) {
@@ -259,24 +260,29 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w, mw 
         /* Above -inf only: a NaN dot never wins, as in every later step. */
         fw best = fw_splat(-INFINITY), dot = v3_dot(v3_load(px, py, pz), di);
         best = fw_sel(fw_gt(dot, best), dot, best);
+        int32_t pick;
         if (last[i] < GJKB_W) {
             /* One step: the index is the lane. */
-            pick[i] = __builtin_ctz(mw_bits(fw_eq(best, fw_splat(fw_reduce_max(best)))) | (1u << (GJKB_W - 1)));
-            continue;
+            pick = __builtin_ctz(mw_bits(fw_eq(best, fw_splat(fw_reduce_max(best)))) | (1u << (GJKB_W - 1)));
+        } else {
+            iw index = iw_lane_index(), k = iw_add(index, iw_splat(GJKB_W));
+            for (int32_t j = GJKB_W; j <= last[i]; j += GJKB_W) {
+                dot = v3_dot(v3_load(px + j, py + j, pz + j), di);
+                mw better = fw_gt(dot, best);
+                best = fw_sel(better, dot, best);
+                index = iw_sel(better, k, index);
+                k = iw_add(k, iw_splat(GJKB_W));
+            }
+            mw top = fw_eq(best, fw_splat(fw_reduce_max(best)));
+            pick = iw_reduce_min(iw_sel(top, index, iw_splat(INT32_MAX)));
         }
-        iw index = iw_lane_index(), k = iw_add(index, iw_splat(GJKB_W));
-        for (int32_t j = GJKB_W; j <= last[i]; j += GJKB_W) {
-            dot = v3_dot(v3_load(px + j, py + j, pz + j), di);
-            mw better = fw_gt(dot, best);
-            best = fw_sel(better, dot, best);
-            index = iw_sel(better, k, index);
-            k = iw_add(k, iw_splat(GJKB_W));
-        }
-        mw top = fw_eq(best, fw_splat(fw_reduce_max(best)));
-        pick[i] = iw_reduce_min(iw_sel(top, index, iw_splat(INT32_MAX)));
+        /* The point itself, while the lane's hull is at hand (cheaper than
+         * three gathers after the loop). */
+        ox[i] = px[pick];
+        oy[i] = py[pick];
+        oz[i] = pz[pick];
     }
-    iw at = iw_add(iw_load(first), iw_load(pick));
-    return v3_make(fw_gather(w->hx, at), fw_gather(w->hy, at), fw_gather(w->hz, at));
+    return v3_load(ox, oy, oz);
 }
 
 /* Support point of a core in local direction d (scaled local frame). */
