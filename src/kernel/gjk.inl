@@ -157,16 +157,12 @@ static inline void scale_shape(shape_w *s, fw inv, mw valid)
     s->cone = mw_and(s->cone, valid);
     s->any_round = mw_any(mw_and(valid, fw_gt(s->rd, fw_zero())));
     s->any_cone = mw_any(s->cone);
-    /* The bundle's longest hull bounds the gather loop. */
+    /* The bundle's longest hull bounds the gather loop: the largest last
+     * index of its hull lanes, as a minimum of negatives (reduced in
+     * registers; a branch per lane mispredicted). */
     s->max_points = 0;
-    if (mw_any(s->hull)) {
-        _Alignas(64) int32_t last[GJKB_W];
-        unsigned bits = mw_bits(s->hull);
-        iw_store(last, s->last);
-        for (int i = 0; i < GJKB_W; i++)
-            if (((bits >> i) & 1u) && last[i] + 1 > s->max_points)
-                s->max_points = last[i] + 1;
-    }
+    if (mw_any(s->hull))
+        s->max_points = 1 - iw_reduce_min(iw_sub(iw_zero(), iw_sel(s->hull, s->last, iw_splat(-1))));
 }
 
 /* Rotation matrix (row major) of the quaternion (w, x, y, z) with s = 2/|q|^2:
