@@ -257,6 +257,19 @@ static void test_bounds_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* `pairs` random pairs cycling through every kind pair (the registered
+ * hulls included), a third with margins, about half of them overlapping. */
+static void add_kind_pairs(tu_batch *t, uint64_t seed, int pairs)
+{
+    static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE, GJKB_HULL };
+    tu_rng r = tu_rng_make(seed);
+    for (int i = 0; i < pairs; i++) {
+        gjkb_shape a = tu_random_shape(&r, kinds[i % 6], 0.3, 6), b = tu_random_shape(&r, kinds[(i / 6) % 6], 0.3, 6);
+        tu_place_near(&r, &a, &b, 2.5, 1.0);
+        tu_batch_add(t, &a, &b);
+    }
+}
+
 /* A query bounded by m iterations follows the unbounded one's path on every
  * backend, across the kernels' passes (a lane that outlasts a pass resumes
  * where it stopped): a pair the unbounded query settled within m steps gets
@@ -265,17 +278,11 @@ static void test_bounds_every_backend(void **state)
 static void test_bounded_follows_unbounded_every_backend(void **state)
 {
     (void)state;
-    static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE, GJKB_HULL };
     /* Bounds past 16 and 32 cross the light loops' hand-over to the
      * closest-point loops (hit and distance mode). */
     enum { PAIRS = 1296, MAX_M = 36 };
-    tu_rng r = tu_rng_make(2211);
     tu_batch t = { 0 };
-    for (int i = 0; i < PAIRS; i++) {
-        gjkb_shape a = tu_random_shape(&r, kinds[i % 6], 0.3, 6), b = tu_random_shape(&r, kinds[(i / 6) % 6], 0.3, 6);
-        tu_place_near(&r, &a, &b, 2.5, 1.0);
-        tu_batch_add(&t, &a, &b);
-    }
+    add_kind_pairs(&t, 2211, PAIRS);
     gjkb_result *full = malloc(sizeof *full * PAIRS);
     assert_non_null(full);
     uint32_t resumed = 0, limited = 0;
@@ -428,15 +435,9 @@ static void test_hit_near_touching_every_backend(void **state)
 static void test_stats_every_backend(void **state)
 {
     (void)state;
-    static const gjkb_kind kinds[] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE, GJKB_HULL };
     enum { PAIRS = 1000 };
-    tu_rng r = tu_rng_make(77);
     tu_batch t = { 0 };
-    for (int i = 0; i < PAIRS; i++) {
-        gjkb_shape a = tu_random_shape(&r, kinds[i % 6], 0.3, 6), b = tu_random_shape(&r, kinds[(i / 6) % 6], 0.3, 6);
-        tu_place_near(&r, &a, &b, 2.5, 1.0);
-        tu_batch_add(&t, &a, &b);
-    }
+    add_kind_pairs(&t, 77, PAIRS);
     gjkb_stats st;
     gjkb_context *ref = context(GJKB_BACKEND_REFERENCE);
     gjkb_query q = { .mode = GJKB_HIT };
