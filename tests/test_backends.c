@@ -85,6 +85,17 @@ static gjkb_context *context_for(gjkb_backend b)
     return ctx;
 }
 
+/* The batch over the scene's first `bodies` bodies (0: all of them). */
+static void run_over(gjkb_context *ctx, gjkb_mode mode, const gjkb_pairs *pairs, outputs *o, uint32_t bodies_used)
+{
+    gjkb_bodies bodies = scene_bodies(&g_scene);
+    if (bodies_used)
+        bodies.count = bodies_used;
+    gjkb_query q = { .mode = mode };
+    gjkb_results r = results_of(o);
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, pairs, &q, &r), GJKB_OK);
+}
+
 static void run(gjkb_context *ctx, gjkb_mode mode, const gjkb_pairs *pairs, outputs *o)
 {
     gjkb_bodies bodies = scene_bodies(&g_scene);
@@ -312,12 +323,54 @@ static void test_hull_strategies_identical(void **state)
     }
 }
 
+/* Where bodies recur (at least a pair per body), the wide kernels read
+ * per-body records the pipeline builds instead of gathering from the
+ * arrays; the bits must not change. The same pairs, each body in two of
+ * them, over just their bodies (records) and over the whole scene (more
+ * bodies than pairs: gathers). */
+static void test_records_identical(void **state)
+{
+    (void)state;
+    uint32_t n = g_pairs / 4 < 100000 ? g_pairs / 4 : 100000;
+    uint32_t m = 2 * n;
+    uint32_t *ia = malloc(m * sizeof *ia), *ib = malloc(m * sizeof *ib);
+    for (uint32_t i = 0; i < n; i++) {
+        ia[i] = g_scene.pa[i], ib[i] = g_scene.pb[i];
+        ia[n + i] = g_scene.pa[i], ib[n + i] = g_scene.pb[(i + 1) % n];
+    }
+    gjkb_pairs pairs = { m, ia, ib };
+    assert_true(m >= 2 * n && g_scene.body_count > 2 * m);
+    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        gjkb_context *ctx = context_for((gjkb_backend)b);
+        for (int mode = GJKB_HIT; mode <= GJKB_DISTANCE; mode++) {
+            outputs rec = outputs_make(m), gat = outputs_make(m);
+            run_over(ctx, (gjkb_mode)mode, &pairs, &rec, 2 * n);
+            run_over(ctx, (gjkb_mode)mode, &pairs, &gat, 0);
+            uint32_t hits = 0;
+            for (uint32_t i = 0; i < m; i++)
+                hits += rec.status[i] == GJKB_OVERLAP;
+            assert_true(hits > m / 10);
+            if (!outputs_identical(&rec, &gat))
+                fail_msg("%s %s: records and gathers differ", gjkb_backend_name((gjkb_backend)b),
+                         mode == GJKB_HIT ? "hit" : "distance");
+            outputs_free(&rec);
+            outputs_free(&gat);
+        }
+        gjkb_destroy(ctx);
+    }
+    free(ia);
+    free(ib);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backends_match_reference_and_each_other),
         cmocka_unit_test(test_order_and_neighbour_invariance),
         cmocka_unit_test(test_hull_strategies_identical),
+        cmocka_unit_test(test_records_identical),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

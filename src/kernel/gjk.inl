@@ -114,11 +114,49 @@ static inline fw pow2_floor(fw x)
 
 /* One side's core from the caller's bodies: sizes by kind, validity, and
  * its extent (bounding radius about its origin, margin included), unscaled. */
-static inline shape_w gather_shape(const gjkb__world *w, iw body, iw kind, mw *valid, fw *extent)
+/* A side's inputs: from the bodies' records where the pipeline made them
+ * (one load per body, transposed), else gathered value by value. The hull
+ * fields come only from records; without them shape_of gathers those
+ * itself, and only for a bundle with hull lanes. */
+typedef struct body_w {
+    fw q[4], s[3], m;
+    fw hull_radius;
+    iw hull_first, hull_n;
+} body_w;
+
+static GJKB_INLINE body_w load_body(const gjkb__world *w, iw body)
+{
+    body_w b;
+    if (w->records) {
+        fw rec[GJKB_RECORD];
+        fw_load_records(w->records, body, rec);
+        for (int k = 0; k < 4; k++)
+            b.q[k] = rec[GJKB_REC_QW + k];
+        for (int k = 0; k < 3; k++)
+            b.s[k] = rec[GJKB_REC_SX + k];
+        b.m = rec[GJKB_REC_MARGIN];
+        b.hull_first = fw_bits(rec[GJKB_REC_HULL_FIRST]);
+        b.hull_n = fw_bits(rec[GJKB_REC_HULL_N]);
+        b.hull_radius = rec[GJKB_REC_HULL_RADIUS];
+        return b;
+    }
+    b.q[0] = fw_gather(w->qw, body);
+    b.q[1] = fw_gather(w->qx, body);
+    b.q[2] = fw_gather(w->qy, body);
+    b.q[3] = fw_gather(w->qz, body);
+    b.s[0] = fw_gather(w->sx, body);
+    b.s[1] = fw_gather(w->sy, body);
+    b.s[2] = fw_gather(w->sz, body);
+    b.m = w->margin ? fw_gather(w->margin, body) : fw_zero();
+    b.hull_radius = fw_zero();
+    b.hull_first = b.hull_n = iw_zero();
+    return b;
+}
+
+static GJKB_INLINE shape_w shape_of(const gjkb__world *w, const body_w *b, iw body, iw kind, mw *valid, fw *extent)
 {
     const fw zero = fw_zero();
-    fw s0 = fw_gather(w->sx, body), s1 = fw_gather(w->sy, body), s2 = fw_gather(w->sz, body);
-    fw m = w->margin ? fw_gather(w->margin, body) : zero;
+    fw s0 = b->s[0], s1 = b->s[1], s2 = b->s[2], m = b->m;
     *valid = mw_and(*valid, mw_and(mw_and(in_range(s0), in_range(s1)), mw_and(in_range(s2), in_range(m))));
     mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
     mw box = iw_eq(kind, iw_splat(GJKB_BOX)), cylinder = iw_eq(kind, iw_splat(GJKB_CYLINDER));
@@ -134,12 +172,18 @@ static inline shape_w gather_shape(const gjkb__world *w, iw body, iw kind, mw *v
     r.hf = r.last = iw_zero();
     fw hull_extent = zero;
     if (w->hull && mw_any(hull)) {
-        /* Only hull lanes' ids are known to be registered. */
-        iw id = iw_sel(hull, iw_gather(w->hull, body), iw_zero());
-        fw radius = fw_gather(w->hull_radius, id);
+        fw radius = b->hull_radius;
+        iw first = b->hull_first, n = b->hull_n;
+        if (!w->records) {
+            /* Only hull lanes' ids are known to be registered. */
+            iw id = iw_sel(hull, iw_gather(w->hull, body), iw_zero());
+            radius = fw_gather(w->hull_radius, id);
+            first = iw_gather(w->hull_first, id);
+            n = iw_gather(w->hull_n, id);
+        }
         *valid = mw_and(*valid, mw_or(mw_not(hull), fw_isfinite(radius)));
-        r.hf = iw_sel(hull, iw_gather(w->hull_first, id), iw_zero());
-        r.last = iw_sel(hull, iw_sub(iw_gather(w->hull_n, id), iw_splat(1)), iw_zero());
+        r.hf = iw_sel(hull, first, iw_zero());
+        r.last = iw_sel(hull, iw_sub(n, iw_splat(1)), iw_zero());
         hull_extent = fw_sel(hull, radius, zero);
     }
     fw core2 = fw_add(v3_dot(r.h, r.h), fw_mul(r.rd, r.rd));
@@ -186,10 +230,9 @@ static inline void quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
 
 /* A body's rotation, normalized; invalid lanes (non-finite, oversized or
  * zero) are cleared from valid. The same float rule as gjkb__shape_valid. */
-static inline void gather_rotation(const gjkb__world *w, iw body, mw *valid, fw m[9])
+static inline void rotation_of(const body_w *b, mw *valid, fw m[9])
 {
-    fw qw = fw_gather(w->qw, body), qx = fw_gather(w->qx, body);
-    fw qy = fw_gather(w->qy, body), qz = fw_gather(w->qz, body);
+    fw qw = b->q[0], qx = b->q[1], qy = b->q[2], qz = b->q[3];
     fw qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
     mw ok = mw_and(mw_and(finite_coord(qw), finite_coord(qx)), mw_and(finite_coord(qy), finite_coord(qz)));
     ok = mw_and(ok, fw_ge(qq, fw_splat(1e-30f)));
@@ -546,11 +589,12 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
     mw valid = mw_first_n((int)(count - (uint32_t)o));
     valid = mw_and(valid, mw_and(mw_and(finite_coord(r.x), finite_coord(r.y)), finite_coord(r.z)));
     fw rb[9];
-    gather_rotation(world, ia, &valid, k->ra);
-    gather_rotation(world, ib, &valid, rb);
+    body_w ba = load_body(world, ia), bb = load_body(world, ib);
+    rotation_of(&ba, &valid, k->ra);
+    rotation_of(&bb, &valid, rb);
     fw ext_a, ext_b;
-    k->sa = gather_shape(world, ia, iw_load(world->lane_ka + o), &valid, &ext_a);
-    k->sb = gather_shape(world, ib, iw_load(world->lane_kb + o), &valid, &ext_b);
+    k->sa = shape_of(world, &ba, ia, iw_load(world->lane_ka + o), &valid, &ext_a);
+    k->sb = shape_of(world, &bb, ib, iw_load(world->lane_kb + o), &valid, &ext_b);
     const fw *ra = k->ra;
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 3; col++)

@@ -55,7 +55,17 @@ typedef struct gjkb__world {
     int within_from;            /* hull support: within-hull vectorized for bundles whose
                                    longest hull has at least this many points, else
                                    gathered across lanes (same results either way) */
+    /* Per body, 64-byte aligned, GJKB_BODY_RECORD floats each (the same
+     * values as the arrays above: one load per body instead of a gather per
+     * value), or NULL: gather from the arrays. */
+    const float *records;
 } gjkb__world;
+
+/* A body record's fields, in floats (int fields as their bits): rotation,
+ * sizes, margin (0 without margins), and for a hull body with a registered
+ * id its hull's first point, point count and radius (0 otherwise). */
+enum { GJKB_REC_QW, GJKB_REC_QX, GJKB_REC_QY, GJKB_REC_QZ, GJKB_REC_SX, GJKB_REC_SY, GJKB_REC_SZ,
+       GJKB_REC_MARGIN, GJKB_REC_HULL_FIRST, GJKB_REC_HULL_N, GJKB_REC_HULL_RADIUS, GJKB_BODY_RECORD = 16 };
 
 /* A kernel runs the pairs order[0, count) of a chunk (order 64-byte aligned
  * and readable up to the next multiple of GJKB_PACK_ALIGN) in bundles of its

@@ -10,6 +10,36 @@
 
 #include <math.h>
 
+/* ---- records --------------------------------------------------------------
+ * fw_load_records(base, idx, out): lane i of out[k] is base[16 idx_i + k],
+ * k < 16: each lane's 64-byte aligned record, transposed into rows in
+ * registers. The 8- and 16-lane ISAs define their own (GJKB_WIDE_RECORDS);
+ * 4 lanes are four 4x4 blocks through the ISA's fw_transpose4. */
+#define GJKB_RECORD 16
+#if GJKB_W == 1
+static inline void fw_load_records(const float *base, iw idx, fw out[GJKB_RECORD])
+{
+    for (int k = 0; k < GJKB_RECORD; k++)
+        out[k] = base[(size_t)idx * GJKB_RECORD + (size_t)k];
+}
+#elif GJKB_W == 4
+static inline void fw_load_records(const float *base, iw idx, fw out[GJKB_RECORD])
+{
+    _Alignas(GJKB_ALIGN) int32_t ix[4];
+    iw_store(ix, idx);
+    for (int blk = 0; blk < GJKB_RECORD / 4; blk++) {
+        fw r[4];
+        for (int i = 0; i < 4; i++)
+            r[i] = fw_load(base + (size_t)ix[i] * GJKB_RECORD + (size_t)(4 * blk));
+        fw_transpose4(r);
+        for (int m = 0; m < 4; m++)
+            out[4 * blk + m] = r[m];
+    }
+}
+#elif !defined(GJKB_WIDE_RECORDS)
+#error "this width needs its own fw_load_records"
+#endif
+
 /* ---- horizontal ops (through memory: for use outside hot loops) ----
  * Defined on the lane values alone, so any lane order gives the same bits. */
 

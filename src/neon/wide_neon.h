@@ -116,6 +116,16 @@ static inline iw iw_lane_index(void)
 }
 static inline mw mw_first_n(int n) { return simde_vcltq_s32(iw_lane_index(), simde_vdupq_n_s32(n)); }
 
+/* r[i] lane k becomes r[k] lane i. */
+static inline void fw_transpose4(fw r[4])
+{
+    simde_float32x4x2_t p = simde_vtrnq_f32(r[0], r[1]), q = simde_vtrnq_f32(r[2], r[3]);
+    r[0] = simde_vcombine_f32(simde_vget_low_f32(p.val[0]), simde_vget_low_f32(q.val[0]));
+    r[1] = simde_vcombine_f32(simde_vget_low_f32(p.val[1]), simde_vget_low_f32(q.val[1]));
+    r[2] = simde_vcombine_f32(simde_vget_high_f32(p.val[0]), simde_vget_high_f32(q.val[0]));
+    r[3] = simde_vcombine_f32(simde_vget_high_f32(p.val[1]), simde_vget_high_f32(q.val[1]));
+}
+
 /* No gather instruction: four lane loads. */
 static inline fw fw_gather(const float *base, iw idx)
 {

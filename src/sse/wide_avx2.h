@@ -101,6 +101,35 @@ static inline mw iw_eq(iw a, iw b) { return simde_mm256_castsi256_ps(simde_mm256
 static inline iw iw_lane_index(void) { return simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7); }
 
 static inline fw fw_gather(const float *base, iw idx) { return simde_mm256_i32gather_ps(base, idx, 4); }
+
+/* Eight records as two 8x8 blocks (their halves), each transposed in
+ * registers: pairs of rows interleaved, then quads, then 128-bit halves. */
+#define GJKB_WIDE_RECORDS 1
+static inline void fw_load_records(const float *base, iw idx, fw out[16])
+{
+    _Alignas(32) int32_t ix[8];
+    simde_mm256_store_si256((simde__m256i *)(void *)ix, idx);
+    for (int half = 0; half < 2; half++) {
+        fw r[8], t[8], u[8];
+        for (int i = 0; i < 8; i++)
+            r[i] = simde_mm256_load_ps(base + (size_t)ix[i] * 16 + (size_t)(8 * half));
+        for (int j = 0; j < 4; j++) {
+            t[2 * j] = simde_mm256_unpacklo_ps(r[2 * j], r[2 * j + 1]);
+            t[2 * j + 1] = simde_mm256_unpackhi_ps(r[2 * j], r[2 * j + 1]);
+        }
+        /* u[4g + m], 128-bit half L: element 4L + m of rows 4g .. 4g + 3 */
+        for (int g = 0; g < 2; g++) {
+            u[4 * g] = simde_mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0x44);
+            u[4 * g + 1] = simde_mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0xEE);
+            u[4 * g + 2] = simde_mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0x44);
+            u[4 * g + 3] = simde_mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
+        }
+        for (int m = 0; m < 4; m++) {
+            out[8 * half + m] = simde_mm256_permute2f128_ps(u[m], u[4 + m], 0x20);
+            out[8 * half + 4 + m] = simde_mm256_permute2f128_ps(u[m], u[4 + m], 0x31);
+        }
+    }
+}
 static inline fw fw_from_iw(iw a) { return simde_mm256_cvtepi32_ps(a); }
 
 /* Reinterpretation of a lane's bits, int32 bit ops and int32 gathers. */

@@ -113,6 +113,39 @@ static inline mw mw_first_n(int n) { return simde_mm512_cmpgt_epi32_mask(simde_m
 #define GJKB_WIDE_COMPRESS 1
 static inline iw iw_compress(mw m, iw a) { return simde_mm512_maskz_compress_epi32(m, a); }
 
+/* Sixteen records, one 64-byte load each, transposed in registers: pairs
+ * of rows interleaved, then quads, then 128-bit blocks in two rounds (64
+ * shuffles for what would be 16 gathers). */
+#define GJKB_WIDE_RECORDS 1
+static inline void fw_load_records(const float *base, iw idx, fw out[16])
+{
+    _Alignas(64) int32_t ix[16];
+    simde_mm512_store_si512(ix, idx);
+    fw r[16], t[16], u[16];
+    for (int i = 0; i < 16; i++)
+        r[i] = simde_mm512_load_ps(base + (size_t)ix[i] * 16);
+    for (int j = 0; j < 8; j++) {
+        t[2 * j] = simde_mm512_unpacklo_ps(r[2 * j], r[2 * j + 1]);
+        t[2 * j + 1] = simde_mm512_unpackhi_ps(r[2 * j], r[2 * j + 1]);
+    }
+    /* u[4g + m], 128-bit block L: element 4L + m of rows 4g .. 4g + 3 */
+    for (int g = 0; g < 4; g++) {
+        u[4 * g] = simde_mm512_shuffle_ps(t[4 * g], t[4 * g + 2], 0x44);
+        u[4 * g + 1] = simde_mm512_shuffle_ps(t[4 * g], t[4 * g + 2], 0xEE);
+        u[4 * g + 2] = simde_mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0x44);
+        u[4 * g + 3] = simde_mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
+    }
+    for (int m = 0; m < 4; m++) {
+        fw v0 = simde_mm512_shuffle_f32x4(u[m], u[4 + m], 0x88), v1 = simde_mm512_shuffle_f32x4(u[m], u[4 + m], 0xDD);
+        fw v2 = simde_mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0x88);
+        fw v3 = simde_mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0xDD);
+        out[m] = simde_mm512_shuffle_f32x4(v0, v2, 0x88);
+        out[8 + m] = simde_mm512_shuffle_f32x4(v0, v2, 0xDD);
+        out[4 + m] = simde_mm512_shuffle_f32x4(v1, v3, 0x88);
+        out[12 + m] = simde_mm512_shuffle_f32x4(v1, v3, 0xDD);
+    }
+}
+
 /* SIMDe 0.7 has no 512-bit gather or int->float conversion: use the
  * intrinsics when native, a lane loop when emulated. */
 static inline fw fw_gather(const float *base, iw idx)

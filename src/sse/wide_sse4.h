@@ -95,6 +95,17 @@ static inline mw iw_lt(iw a, iw b) { return simde_mm_castsi128_ps(simde_mm_cmplt
 static inline mw iw_eq(iw a, iw b) { return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(a, b)); }
 static inline iw iw_lane_index(void) { return simde_mm_setr_epi32(0, 1, 2, 3); }
 
+/* r[i] lane k becomes r[k] lane i. */
+static inline void fw_transpose4(fw r[4])
+{
+    fw t0 = simde_mm_unpacklo_ps(r[0], r[1]), t1 = simde_mm_unpackhi_ps(r[0], r[1]);
+    fw t2 = simde_mm_unpacklo_ps(r[2], r[3]), t3 = simde_mm_unpackhi_ps(r[2], r[3]);
+    r[0] = simde_mm_movelh_ps(t0, t2);
+    r[1] = simde_mm_movehl_ps(t2, t0);
+    r[2] = simde_mm_movelh_ps(t1, t3);
+    r[3] = simde_mm_movehl_ps(t3, t1);
+}
+
 /* No gather instruction before AVX2: four scalar loads. */
 static inline fw fw_gather(const float *base, iw idx)
 {
