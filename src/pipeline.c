@@ -199,6 +199,13 @@ typedef struct key_part {
     uint32_t at[KEYS];       /* counts, then where the part's pairs of each key go */
 } key_part;
 
+/* The key of pairs with hulls: the larger hull's size class. */
+static inline int hull_key(int32_t n)
+{
+    int key = ANALYTIC + (n + 7) / 8;
+    return key < KEYS ? key : KEYS - 1;
+}
+
 /* The keys and kinds of the part's pairs and its counts per key, checking
  * each pair on the way (gjkb__check_pairs' rule, so that bodies are read
  * once): not ok at the first pair that fails. (Without branches on the
@@ -212,7 +219,8 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
     const uint32_t bodies = bd->count, hulls = ctx->hull_count, end = part->end;
     const uint32_t *const a = pr->a, *const b = pr->b, *const hull = bd->hull;
     const uint8_t *const kind = bd->kind;
-    const int32_t *const hull_n = ctx->hull_n;
+    static const int32_t no_hulls = 0;
+    const int32_t *const hull_n = hulls ? ctx->hull_n : &no_hulls;
     /* four interleaved counters: runs of one key would otherwise chain
      * every increment through memory */
     uint32_t count[4][KEYS] = { { 0 } };
@@ -228,23 +236,18 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
             return;
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
-        int key;
-        if (ka != GJKB_HULL && kb != GJKB_HULL) {
-            key = ka > kb ? (int)(ka * GJKB_HULL + kb) : (int)(kb * GJKB_HULL + ka);
-        } else {
-            int32_t n = 0;
-            for (int side = 0; side < 2; side++) {
-                uint32_t body = side ? ib : ia;
-                if ((side ? kb : ka) != GJKB_HULL)
-                    continue;
-                if (!hull || hull[body] >= hulls)
-                    return;
-                if (hull_n[hull[body]] > n)
-                    n = hull_n[hull[body]];
-            }
-            key = ANALYTIC + (n + 7) / 8;
-            key = key < KEYS ? key : KEYS - 1;
-        }
+        /* No branch on the kinds: whether a pair holds a hull, and which
+         * kind comes first, are coin tosses the predictor loses. A hull
+         * lane reads its hull's size, the others entry 0 (never used). */
+        bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
+        uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
+        if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
+            return;
+        int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
+        int32_t n = ha ? na : 0;
+        n = hb && nb > n ? nb : n;
+        unsigned hi = ka > kb ? ka : kb, lo = ka > kb ? kb : ka;
+        int key = (ha | hb) ? hull_key(n) : (int)(hi * GJKB_HULL + lo);
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
         first = first < 0 ? key : first;

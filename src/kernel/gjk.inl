@@ -312,8 +312,17 @@ static inline v3w hull_within(const shape_w *s, v3w d, const gjkb__world *w, mw 
                 index = iw_sel(better, k, index);
                 k = iw_add(k, iw_splat(GJKB_W));
             }
-            mw top = fw_eq(best, fw_splat(fw_reduce_max(best)));
-            pick = iw_reduce_min(iw_sel(top, index, iw_splat(INT32_MAX)));
+            /* The first point of the largest dot: a lane's index where it
+             * alone holds the maximum (nearly always), else the least
+             * index among the lanes that tie. */
+            unsigned top = mw_bits(fw_eq(best, fw_splat(fw_reduce_max(best))));
+            if ((top & (top - 1u)) == 0) {
+                _Alignas(64) int32_t at[GJKB_W];
+                iw_store(at, index);
+                pick = at[__builtin_ctz(top | (1u << (GJKB_W - 1)))];
+            } else {
+                pick = iw_reduce_min(iw_sel(mw_from_bits(top), index, iw_splat(INT32_MAX)));
+            }
         }
         /* The point itself, while the lane's hull is at hand (cheaper than
          * three gathers after the loop). */
