@@ -35,7 +35,6 @@ typedef struct sw_out {
     uint32_t *a, *b;
     uint32_t count, room;
     const uint32_t *id;
-    const uint8_t *flags;
 } sw_out;
 
 /* Where vpcompressd exists, every bundle goes through sw_emit, hits or
@@ -48,8 +47,9 @@ typedef struct sw_out {
 #define SW_EVERY_BUNDLE 0
 #endif
 
-/* The hits of box i among boxes j + lane: ids looked up, static pairs
- * dropped, a < b. Room for a whole bundle is made first, once. */
+/* The hits of box i among boxes j + lane: ids looked up, pairs of two
+ * static bodies dropped (GJKB_SORTED_STATIC on both ids), a < b. Room for a
+ * whole bundle is made first, once. */
 static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
 {
     if (o->room < GJKB_W) {
@@ -62,29 +62,31 @@ static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
     }
     uint32_t ia = o->id[i];
 #ifdef GJKB_WIDE_COMPRESS
-    if (!o->flags) {
-        /* The W candidates' ids ordered against ia, the hits packed down in
-         * lane order and stored whole (room >= W). */
-        iw ids = iw_loadu((const int32_t *)(const void *)(o->id + j)), me = iw_splat((int32_t)ia);
-        mw m = mw_from_bits(hits);
-        iw_storeu((int32_t *)(void *)(o->a + o->count), iw_compress(m, iw_min(me, ids)));
-        iw_storeu((int32_t *)(void *)(o->b + o->count), iw_compress(m, iw_max(me, ids)));
-        uint32_t n = (uint32_t)__builtin_popcount(hits);
-        o->count += n;
-        o->room -= n;
-        return true;
-    }
-#endif
+    /* The W candidates' ids ordered against ia, the hits packed down in
+     * lane order and stored whole (room >= W). A static i drops the static
+     * lanes: their ids are negative as int32. */
+    iw raw = iw_load((const int32_t *)(const void *)(o->id + j));
+    unsigned drop = (ia & GJKB_SORTED_STATIC) ? mw_bits(iw_lt(raw, iw_zero())) : 0u;
+    iw ids = iw_and(raw, iw_splat(INT32_MAX)), me = iw_splat((int32_t)(ia & ~GJKB_SORTED_STATIC));
+    mw m = mw_from_bits(hits & ~drop);
+    iw_storeu((int32_t *)(void *)(o->a + o->count), iw_compress(m, iw_min(me, ids)));
+    iw_storeu((int32_t *)(void *)(o->b + o->count), iw_compress(m, iw_max(me, ids)));
+    uint32_t n = (uint32_t)__builtin_popcount(hits & ~drop);
+    o->count += n;
+    o->room -= n;
+#else
     while (hits) {
         uint32_t ib = o->id[j + (uint32_t)__builtin_ctz(hits)];
         hits &= hits - 1u;
-        if (o->flags && (o->flags[ia] & o->flags[ib] & GJKB_BODY_STATIC))
+        if (ia & ib & GJKB_SORTED_STATIC)
             continue;
-        o->a[o->count] = ia < ib ? ia : ib;
-        o->b[o->count] = ia < ib ? ib : ia;
+        uint32_t a = ia & ~GJKB_SORTED_STATIC, b = ib & ~GJKB_SORTED_STATIC;
+        o->a[o->count] = a < b ? a : b;
+        o->b[o->count] = a < b ? b : a;
         o->count++;
         o->room--;
     }
+#endif
     return true;
 }
 
@@ -111,7 +113,7 @@ bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t en
 {
     const float *const box = s->box;
     const unsigned full = (1u << GJKB_W) - 1u;
-    sw_out o = { out, out->a, out->b, out->count, out->cap - out->count, s->id, s->flags };
+    sw_out o = { out, out->a, out->b, out->count, out->cap - out->count, s->id };
     const fw band = fw_splat(s->band_lo);
     for (uint32_t i = first; i < end; i++) {
         const fw hi0 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX0, GJKB_W)]);
