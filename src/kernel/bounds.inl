@@ -30,7 +30,8 @@
  * three products add a few more, which both terms exceed with room to spare.
  * Last, per lane in double, the position is added and rounded outward to
  * float, the double sum's own rounding error included (two-sum), so a box
- * always contains its shape. */
+ * always contains its shape; an ISA that takes the rounding direction in the
+ * instruction (GJKB_WIDE_ROUNDED_ADD) gives the same floats directly. */
 
 #include "gjkbatch.h"
 #include "dispatch.h"
@@ -227,18 +228,32 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
 
     /* Margin, then the outward float slack. */
     fw pad = fw_mul(size, fw_splat(BD_ABS));
-    _Alignas(64) float lo_l[3][GJKB_W], hi_l[3][GJKB_W];
     for (int a = 0; a < 3; a++) {
         fw l = fw_sub(lo[a], margin), h = fw_add(hi[a], margin);
-        l = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
-        h = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
-        fw_store(lo_l[a], l);
-        fw_store(hi_l[a], h);
+        lo[a] = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
+        hi[a] = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
     }
 
-    /* Positions in double, rounded outward (straight loops the compiler may
-     * vectorize); then invalid bodies get empty boxes. */
+    /* Positions in double, rounded outward; then invalid bodies get empty
+     * boxes. */
     const double *const pos[3] = { v->px, v->py, v->pz };
+#ifdef GJKB_WIDE_ROUNDED_ADD
+    if (lanes == GJKB_W) {
+        mw ok = mw_and(valid, mw_and(mw_f64_abs_le(v->px, GJKB_MAX_COORD),
+                                     mw_and(mw_f64_abs_le(v->py, GJKB_MAX_COORD), mw_f64_abs_le(v->pz, GJKB_MAX_COORD))));
+        for (int a = 0; a < 3; a++) {
+            fw_storeu(out[a], fw_sel(ok, fw_add_f64_down(pos[a], lo[a]), fw_splat(INFINITY)));
+            fw_storeu(out[3 + a], fw_sel(ok, fw_add_f64_up(pos[a], hi[a]), fw_splat(-INFINITY)));
+        }
+        return;
+    }
+#endif
+    _Alignas(64) float lo_l[3][GJKB_W], hi_l[3][GJKB_W];
+    for (int a = 0; a < 3; a++) {
+        fw_store(lo_l[a], lo[a]);
+        fw_store(hi_l[a], hi[a]);
+    }
+    /* Elsewhere: straight loops the compiler may vectorize. */
     for (int a = 0; a < 3; a++)
         for (uint32_t l = 0; l < lanes; l++) {
             out[a][l] = bd_round_down(pos[a][l], lo_l[a][l]);
