@@ -233,6 +233,19 @@ static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const c
     if (!bd->kind || !bd->px || !bd->py || !bd->pz || !bd->qw || !bd->qx || !bd->qy || !bd->qz || !bd->sx ||
         !bd->sy || !bd->sz)
         return gjkb__fail(ctx, GJKB_ERR_NULL, "%s: a required body array is NULL", call);
+    /* Every frame: one pass without branches (the kinds are mixed), and the
+     * loop below only to name the first bad body. */
+    uint32_t bad = 0;
+    if (bd->hull) {
+        for (uint32_t i = 0; i < bd->count; i++)
+            bad |= (uint32_t)(bd->kind[i] >= GJKB_KIND_COUNT) |
+                   ((uint32_t)(bd->kind[i] == GJKB_HULL) & (uint32_t)(bd->hull[i] >= ctx->hull_count));
+    } else {
+        for (uint32_t i = 0; i < bd->count; i++)
+            bad |= (uint32_t)(bd->kind[i] >= GJKB_KIND_COUNT) | (uint32_t)(bd->kind[i] == GJKB_HULL);
+    }
+    if (!bad)
+        return GJKB_OK;
     for (uint32_t i = 0; i < bd->count; i++) {
         uint8_t kind = bd->kind[i];
         if (kind >= GJKB_KIND_COUNT)
