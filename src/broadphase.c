@@ -233,6 +233,19 @@ static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const c
     if (!bd->kind || !bd->px || !bd->py || !bd->pz || !bd->qw || !bd->qx || !bd->qy || !bd->qz || !bd->sx ||
         !bd->sy || !bd->sz)
         return gjkb__fail(ctx, GJKB_ERR_NULL, "%s: a required body array is NULL", call);
+    /* Every frame: one pass without branches (the kinds are mixed), and the
+     * loop below only to name the first bad body. */
+    uint32_t bad = 0;
+    if (bd->hull) {
+        for (uint32_t i = 0; i < bd->count; i++)
+            bad |= (uint32_t)(bd->kind[i] >= GJKB_KIND_COUNT) |
+                   ((uint32_t)(bd->kind[i] == GJKB_HULL) & (uint32_t)(bd->hull[i] >= ctx->hull_count));
+    } else {
+        for (uint32_t i = 0; i < bd->count; i++)
+            bad |= (uint32_t)(bd->kind[i] >= GJKB_KIND_COUNT) | (uint32_t)(bd->kind[i] == GJKB_HULL);
+    }
+    if (!bad)
+        return GJKB_OK;
     for (uint32_t i = 0; i < bd->count; i++) {
         uint8_t kind = bd->kind[i];
         if (kind >= GJKB_KIND_COUNT)
@@ -487,6 +500,7 @@ static bool sort_parts_reserve(struct gjkb__broad *st, int parts)
 typedef struct sort_job {
     struct gjkb__broad *st;
     const float *b[6];
+    const uint8_t *flags;            /* NULL: no static bits on the ids */
     sweep_plan plan;
     uint32_t n, width;
     /* from the join */
@@ -643,6 +657,7 @@ typedef struct dealer {
     float *sorted;
     uint32_t *sorted_id;
     const uint16_t *range;   /* NULL for one band */
+    const uint8_t *flags;    /* NULL: no static bits */
     const float *src[GJKB_SORTED_FIELDS];
     uint32_t width;
     int shift;               /* log2 width (widths are powers of two) */
@@ -667,8 +682,9 @@ static inline void deal_box(dealer *d, uint32_t i)
     float v[GJKB_SORTED_FIELDS];
     for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
         v[f] = d->src[f][i];
+    uint32_t id = i | (d->flags && (d->flags[i] & GJKB_BODY_STATIC) ? GJKB_SORTED_STATIC : 0u);
     for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
-        put_slot(d, d->fill[k]++, v, i);
+        put_slot(d, d->fill[k]++, v, id);
 }
 
 /* Part t's range of the merged order, [first[u], end[u]) of each run u,
@@ -680,7 +696,7 @@ static void deal_part(const sort_job *job, int t, int parts, const uint32_t firs
     const struct sort_part *sp = st->sort_part;
     const int bands = job->plan.bands;
     const int *ax = job->plan.axis;
-    dealer d = { st->sorted, st->sorted_id, bands == 1 ? NULL : st->range,
+    dealer d = { st->sorted, st->sorted_id, bands == 1 ? NULL : st->range, job->flags,
                  { job->b[ax[0]], job->b[3 + ax[0]], job->b[ax[1]], job->b[3 + ax[1]], job->b[ax[2]], job->b[3 + ax[2]] },
                  job->width, __builtin_ctz(job->width), { 0 } };
     for (int k = 0; k < bands; k++)
@@ -789,14 +805,17 @@ static int team_size(void)
 
 /* The non-empty boxes sorted by min along the sweep axis (equal keys in box
  * order), then dealt into the bands they touch in that order, each band
- * copied into blocks of `width` boxes with NaN sentinels (st->band); in
- * parts across the threads (sort_run), which gives the same bits. */
-static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, uint32_t width)
+ * copied into blocks of `width` boxes with NaN sentinels (st->band), the
+ * ids of static bodies marked when flags are given; in parts across the
+ * threads (sort_run), which gives the same bits. */
+static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, const uint8_t *flags,
+                             uint32_t width)
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for %u boxes";
     uint32_t n = boxes->count;
     sort_job job = { .st = st,
                      .b = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z },
+                     .flags = flags,
                      .n = n,
                      .width = width };
     int threads = threads_for(ctx, n);
@@ -818,7 +837,6 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
         band->count = job.count[k];
         band->box = st->sorted + (size_t)job.start[k] * GJKB_SORTED_FIELDS;
         band->id = st->sorted_id + job.start[k];
-        band->flags = NULL;
         band->band_lo = job.plan.edge[k];
     }
     st->bands = job.plan.bands;
@@ -931,11 +949,9 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
 
     double t0 = now();
-    e = sort_boxes(ctx, st, boxes, (uint32_t)k->width);
+    e = sort_boxes(ctx, st, boxes, opt ? opt->flags : NULL, (uint32_t)k->width);
     if (e != GJKB_OK)
         return e;
-    for (int b = 0; b < st->bands; b++)
-        st->band[b].flags = opt ? opt->flags : NULL;
     double t1 = now();
     e = sweep(ctx, st, k);
     if (e != GJKB_OK)

@@ -38,14 +38,18 @@ gjkb_result gjkb__invalid_result(void);
 typedef struct gjkb__sorted {
     uint32_t count;
     const float *box;
-    const uint32_t *id;        /* body id of each sorted box */
-    const uint8_t *flags;      /* GJKB_BODY_* per body id, or NULL */
+    /* Body id of each sorted box, with GJKB_SORTED_STATIC set when the
+     * body is static and static pairs are dropped: the sweep tests that
+     * bit of both ids, no lookup by body id (ids are below 2^31). */
+    const uint32_t *id;
     /* One band of the sweep (broadphase.c): a pair is reported here only
      * where the larger of its two mins along axis 1 is >= band_lo (-inf in
      * the first band), so a pair whose boxes share several bands comes out
      * of exactly one. */
     float band_lo;
 } gjkb__sorted;
+
+#define GJKB_SORTED_STATIC 0x80000000u
 
 enum { GJKB_SORTED_MIN0, GJKB_SORTED_MAX0, GJKB_SORTED_MIN1, GJKB_SORTED_MAX1, GJKB_SORTED_MIN2,
        GJKB_SORTED_MAX2, GJKB_SORTED_FIELDS };

@@ -683,6 +683,60 @@ static void test_bounds_rounding(void **state)
     tu_batch_free(&t);
 }
 
+/* Positions at zeros of either sign, below a float step and beyond float
+ * precision, under shapes of zero or tiny size: every backend gives the
+ * same bits (a wide ISA may round by another route), and a point sphere's
+ * box at a zero has round to nearest's signs: [+0, +0] at +0 (+0 + -0),
+ * [-0, +0] at -0. */
+static void test_bounds_rounding_edges(void **state)
+{
+    (void)state;
+    static const double pos[] = { 0.0, -0.0, 1e-300, -1e-300, 0x1p-150, -0x1p-150, 0x1p-149, -0x1p-149,
+                                  0x1.8p-149, 1.0, -1.0, 0x1p24 + 1.0, -0x1p24 - 1.0, 1e15, -1e15, 0.1 };
+    const int np = (int)(sizeof pos / sizeof pos[0]);
+    const gjkb_shape shapes[] = { tu_sphere(0.0), tu_sphere(1e-42), tu_box(0x1p-140, 0.0, 1.0), tu_sphere(0.1) };
+    tu_batch t;
+    memset(&t, 0, sizeof t);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < np; i++)
+            for (int j = 0; j < 3; j++) {
+                gjkb_shape s = tu_at(shapes[k], pos[i], pos[(i + j + 1) % np], pos[(i + 2 * j + 5) % np]);
+                tu_batch_body(&t, &s);
+            }
+    boxset ref = boxset_make(t.nb);
+    bool have_ref = false;
+    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
+        if (!gjkb_backend_available((gjkb_backend)be))
+            continue;
+        gjkb_context *ctx = make_context((gjkb_backend)be);
+        boxset b = boxset_make(t.nb);
+        bodies_boxes(ctx, &t, &b);
+        if (!have_ref) {
+            for (int k = 0; k < 6; k++)
+                memcpy(ref.v[k], b.v[k], t.nb * sizeof(float));
+            have_ref = true;
+        } else if (!boxes_identical(&b, &ref)) {
+            fail_msg("%s: boxes differ from the first backend's", gjkb_backend_name((gjkb_backend)be));
+        }
+        boxset_free(&b);
+        gjkb_destroy(ctx);
+    }
+    /* the point spheres at +0 and -0 (first on x) */
+    for (uint32_t i = 0; i < 6; i++) {
+        bool neg = i >= 3;
+        assert_true(ref.v[0][i] == 0.0f && ref.v[3][i] == 0.0f);
+        assert_int_equal(!!signbit(ref.v[0][i]), neg);
+        assert_false(signbit(ref.v[3][i]));
+    }
+    for (uint32_t i = 0; i < t.nb; i++) {
+        double p[3] = { t.px[i], t.py[i], t.pz[i] };
+        for (int a = 0; a < 3; a++)
+            assert_true((double)ref.v[a][i] <= p[a] && p[a] <= (double)ref.v[3 + a][i]);
+    }
+    boxset_free(&ref);
+    tu_batch_free(&t);
+}
+
 /* Invalid bodies get (+inf, -inf), valid ones a real box: the rule of
  * gjkb__shape_valid, which gjkb_query_pair also follows. */
 static void test_bounds_validity(void **state)
@@ -1101,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_flags_and_filter),
         cmocka_unit_test(test_bounds_exact_extent),
         cmocka_unit_test(test_bounds_rounding),
+        cmocka_unit_test(test_bounds_rounding_edges),
         cmocka_unit_test(test_bounds_validity),
         cmocka_unit_test(test_step_against_reference),
         cmocka_unit_test(test_step_threads),

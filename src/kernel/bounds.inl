@@ -30,7 +30,8 @@
  * three products add a few more, which both terms exceed with room to spare.
  * Last, per lane in double, the position is added and rounded outward to
  * float, the double sum's own rounding error included (two-sum), so a box
- * always contains its shape. */
+ * always contains its shape; an ISA that takes the rounding direction in the
+ * instruction (GJKB_WIDE_ROUNDED_ADD) gives the same floats directly. */
 
 #include "gjkbatch.h"
 #include "dispatch.h"
@@ -117,18 +118,24 @@ static inline float bd_round_up(double p, float d)
  * copies of their last point to a multiple of GJKB_HULL_PAD, so whole steps
  * never leave the hull's storage nor change its extent. Adding +0 turns -0
  * into +0, so the min and max come out the same whatever the order the
- * points are visited in, that is on every width. Lanes whose n is 0 keep
- * +inf and -inf. */
-static inline void bd_hull_extent(const gjkb_context *ctx, iw first, iw n, const fw r[9], fw lo[3], fw hi[3])
+ * points are visited in, that is on every width. Only the lanes in `has`
+ * (n > 0) are visited, walking their bits; the others keep +inf and -inf. */
+static inline void bd_hull_extent(const gjkb_context *ctx, mw has, iw first, iw n, const fw r[9], fw lo[3],
+                                  fw hi[3])
 {
-    _Alignas(64) float rl[9][GJKB_W], lo_l[3][GJKB_W], hi_l[3][GJKB_W];
+    _Alignas(64) float rl[9][GJKB_W];
     _Alignas(64) int32_t fl[GJKB_W], nl[GJKB_W];
     for (int k = 0; k < 9; k++)
         fw_store(rl[k], r[k]);
+    for (int a = 0; a < 3; a++) {
+        lo[a] = fw_splat(INFINITY);
+        hi[a] = fw_splat(-INFINITY);
+    }
     iw_store(fl, first);
     iw_store(nl, n);
     const fw zero = fw_zero();
-    for (int l = 0; l < GJKB_W; l++) {
+    for (unsigned bits = mw_bits(has); bits; bits &= bits - 1u) {
+        int l = __builtin_ctz(bits);
         fw m[9], mn[3], mx[3];
         for (int k = 0; k < 9; k++)
             m[k] = fw_splat(rl[k][l]);
@@ -147,15 +154,13 @@ static inline void bd_hull_extent(const gjkb_context *ctx, iw first, iw n, const
             }
         }
         /* Reduced in registers; + 0 makes a zero +0 whatever order the
-         * reduction took, so every width gives the same bits. */
+         * reduction took, so every width gives the same bits. Put into lane
+         * l by a blend: scalar stores then a wide load would stall. */
+        mw at = mw_from_bits(1u << l);
         for (int a = 0; a < 3; a++) {
-            lo_l[a][l] = -fw_reduce_max(fw_neg(mn[a])) + 0.0f;
-            hi_l[a][l] = fw_reduce_max(mx[a]) + 0.0f;
+            lo[a] = fw_sel(at, fw_splat(-fw_reduce_max(fw_neg(mn[a])) + 0.0f), lo[a]);
+            hi[a] = fw_sel(at, fw_splat(fw_reduce_max(mx[a]) + 0.0f), hi[a]);
         }
-    }
-    for (int a = 0; a < 3; a++) {
-        lo[a] = fw_load(lo_l[a]);
-        hi[a] = fw_load(hi_l[a]);
     }
 }
 
@@ -213,7 +218,7 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
         iw n = iw_sel(hull_ok, iw_gather(ctx->hull_n, id), iw_zero());
         iw first = iw_sel(hull_ok, iw_gather(ctx->hull_first, id), iw_zero());
         fw hlo[3], hhi[3];
-        bd_hull_extent(ctx, first, n, r, hlo, hhi);
+        bd_hull_extent(ctx, iw_lt(iw_zero(), n), first, n, r, hlo, hhi);
         for (int a = 0; a < 3; a++) {
             lo[a] = fw_sel(hull, hlo[a], lo[a]);
             hi[a] = fw_sel(hull, hhi[a], hi[a]);
@@ -223,18 +228,32 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
 
     /* Margin, then the outward float slack. */
     fw pad = fw_mul(size, fw_splat(BD_ABS));
-    _Alignas(64) float lo_l[3][GJKB_W], hi_l[3][GJKB_W];
     for (int a = 0; a < 3; a++) {
         fw l = fw_sub(lo[a], margin), h = fw_add(hi[a], margin);
-        l = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
-        h = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
-        fw_store(lo_l[a], l);
-        fw_store(hi_l[a], h);
+        lo[a] = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
+        hi[a] = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
     }
 
-    /* Positions in double, rounded outward (straight loops the compiler may
-     * vectorize); then invalid bodies get empty boxes. */
+    /* Positions in double, rounded outward; then invalid bodies get empty
+     * boxes. */
     const double *const pos[3] = { v->px, v->py, v->pz };
+#ifdef GJKB_WIDE_ROUNDED_ADD
+    if (lanes == GJKB_W) {
+        mw ok = mw_and(valid, mw_and(mw_f64_abs_le(v->px, GJKB_MAX_COORD),
+                                     mw_and(mw_f64_abs_le(v->py, GJKB_MAX_COORD), mw_f64_abs_le(v->pz, GJKB_MAX_COORD))));
+        for (int a = 0; a < 3; a++) {
+            fw_storeu(out[a], fw_sel(ok, fw_add_f64_down(pos[a], lo[a]), fw_splat(INFINITY)));
+            fw_storeu(out[3 + a], fw_sel(ok, fw_add_f64_up(pos[a], hi[a]), fw_splat(-INFINITY)));
+        }
+        return;
+    }
+#endif
+    _Alignas(64) float lo_l[3][GJKB_W], hi_l[3][GJKB_W];
+    for (int a = 0; a < 3; a++) {
+        fw_store(lo_l[a], lo[a]);
+        fw_store(hi_l[a], hi[a]);
+    }
+    /* Elsewhere: straight loops the compiler may vectorize. */
     for (int a = 0; a < 3; a++)
         for (uint32_t l = 0; l < lanes; l++) {
             out[a][l] = bd_round_down(pos[a][l], lo_l[a][l]);

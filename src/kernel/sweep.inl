@@ -35,7 +35,6 @@ typedef struct sw_out {
     uint32_t *a, *b;
     uint32_t count, room;
     const uint32_t *id;
-    const uint8_t *flags;
 } sw_out;
 
 /* Where vpcompressd exists, every bundle goes through sw_emit, hits or
@@ -48,8 +47,9 @@ typedef struct sw_out {
 #define SW_EVERY_BUNDLE 0
 #endif
 
-/* The hits of box i among boxes j + lane: ids looked up, static pairs
- * dropped, a < b. Room for a whole bundle is made first, once. */
+/* The hits of box i among boxes j + lane: ids looked up, pairs of two
+ * static bodies dropped (GJKB_SORTED_STATIC on both ids), a < b. Room for a
+ * whole bundle is made first, once. */
 static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
 {
     if (o->room < GJKB_W) {
@@ -62,47 +62,49 @@ static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
     }
     uint32_t ia = o->id[i];
 #ifdef GJKB_WIDE_COMPRESS
-    if (!o->flags) {
-        /* The W candidates' ids ordered against ia, the hits packed down in
-         * lane order and stored whole (room >= W). */
-        iw ids = iw_loadu((const int32_t *)(const void *)(o->id + j)), me = iw_splat((int32_t)ia);
-        mw m = mw_from_bits(hits);
-        iw_storeu((int32_t *)(void *)(o->a + o->count), iw_compress(m, iw_min(me, ids)));
-        iw_storeu((int32_t *)(void *)(o->b + o->count), iw_compress(m, iw_max(me, ids)));
-        uint32_t n = (uint32_t)__builtin_popcount(hits);
-        o->count += n;
-        o->room -= n;
-        return true;
-    }
-#endif
+    /* The W candidates' ids ordered against ia, the hits packed down in
+     * lane order and stored whole (room >= W). A static i drops the static
+     * lanes: their ids are negative as int32. */
+    iw raw = iw_load((const int32_t *)(const void *)(o->id + j));
+    unsigned drop = (ia & GJKB_SORTED_STATIC) ? mw_bits(iw_lt(raw, iw_zero())) : 0u;
+    iw ids = iw_and(raw, iw_splat(INT32_MAX)), me = iw_splat((int32_t)(ia & ~GJKB_SORTED_STATIC));
+    mw m = mw_from_bits(hits & ~drop);
+    iw_storeu((int32_t *)(void *)(o->a + o->count), iw_compress(m, iw_min(me, ids)));
+    iw_storeu((int32_t *)(void *)(o->b + o->count), iw_compress(m, iw_max(me, ids)));
+    uint32_t n = (uint32_t)__builtin_popcount(hits & ~drop);
+    o->count += n;
+    o->room -= n;
+#else
     while (hits) {
         uint32_t ib = o->id[j + (uint32_t)__builtin_ctz(hits)];
         hits &= hits - 1u;
-        if (o->flags && (o->flags[ia] & o->flags[ib] & GJKB_BODY_STATIC))
+        if (ia & ib & GJKB_SORTED_STATIC)
             continue;
-        o->a[o->count] = ia < ib ? ia : ib;
-        o->b[o->count] = ia < ib ? ib : ia;
+        uint32_t a = ia & ~GJKB_SORTED_STATIC, b = ib & ~GJKB_SORTED_STATIC;
+        o->a[o->count] = a < b ? a : b;
+        o->b[o->count] = a < b ? b : a;
         o->count++;
         o->room--;
     }
+#endif
     return true;
 }
 
 /* The bundle at c: lanes that overlap box i on the other two axes, and in
  * *go those whose min is within i's extent on the sweep axis. Unless box i
- * starts in the band itself (own), a lane must: else the pair belongs to an
- * earlier band. */
-static inline unsigned sw_bundle(const float *c, fw hi0, fw lo1, fw hi1, fw lo2, fw hi2, int own, fw band,
-                                 unsigned *go)
+ * starts in the band itself, a lane must (band: else the pair belongs to an
+ * earlier band); when it does, band is -inf, which every real box passes
+ * (the lanes past the scan's end are never hits), and there is no branch
+ * on it. */
+static inline unsigned sw_bundle(const float *c, fw hi0, fw lo1, fw hi1, fw lo2, fw hi2, fw band, unsigned *go)
 {
     const float *min0 = c + GJKB_W * GJKB_SORTED_MIN0;
     const float *min1 = c + GJKB_W * GJKB_SORTED_MIN1, *max1 = c + GJKB_W * GJKB_SORTED_MAX1;
     const float *min2 = c + GJKB_W * GJKB_SORTED_MIN2, *max2 = c + GJKB_W * GJKB_SORTED_MAX2;
     *go = mw_bits(fw_le(fw_load(min0), hi0));
-    mw y = mw_and(fw_le(fw_load(min1), hi1), fw_le(lo1, fw_load(max1)));
+    fw m1 = fw_load(min1);
+    mw y = mw_and(mw_and(fw_le(m1, hi1), fw_ge(m1, band)), fw_le(lo1, fw_load(max1)));
     mw z = mw_and(fw_le(fw_load(min2), hi2), fw_le(lo2, fw_load(max2)));
-    if (!own)
-        y = mw_and(y, fw_ge(fw_load(min1), band));
     return mw_bits(mw_and(y, z));
 }
 
@@ -111,19 +113,19 @@ bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t en
 {
     const float *const box = s->box;
     const unsigned full = (1u << GJKB_W) - 1u;
-    sw_out o = { out, out->a, out->b, out->count, out->cap - out->count, s->id, s->flags };
-    const fw band = fw_splat(s->band_lo);
+    sw_out o = { out, out->a, out->b, out->count, out->cap - out->count, s->id };
     for (uint32_t i = first; i < end; i++) {
         const fw hi0 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX0, GJKB_W)]);
         const fw lo1 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN1, GJKB_W)]);
         const fw hi1 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX1, GJKB_W)]);
         const fw lo2 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN2, GJKB_W)]);
         const fw hi2 = fw_splat(box[GJKB_SORTED_AT(i, GJKB_SORTED_MAX2, GJKB_W)]);
-        const int own = box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN1, GJKB_W)] >= s->band_lo;
+        const float need = box[GJKB_SORTED_AT(i, GJKB_SORTED_MIN1, GJKB_W)] >= s->band_lo ? -INFINITY : s->band_lo;
+        const fw band = fw_splat(need);
         /* The first bundle holds i + 1 and maybe boxes up to i, masked off. */
         uint32_t j = (i + 1) & ~(uint32_t)(GJKB_W - 1);
         const float *c = box + (size_t)j * GJKB_SORTED_FIELDS;
-        unsigned go, hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, own, band, &go) & (full << (i + 1 - j)) & full;
+        unsigned go, hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, band, &go) & (full << (i + 1 - j)) & full;
         /* The lanes past the scan's end (go false) are never hits; while a
          * whole bundle goes on, its y and z overlaps are the hits. */
         while (go == full) {
@@ -131,7 +133,7 @@ bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t en
                 return false;
             j += GJKB_W;
             c += GJKB_W * GJKB_SORTED_FIELDS;
-            hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, own, band, &go);
+            hits = sw_bundle(c, hi0, lo1, hi1, lo2, hi2, band, &go);
         }
         hits &= go;
         if ((SW_EVERY_BUNDLE || hits) && !sw_emit(&o, i, j, hits))

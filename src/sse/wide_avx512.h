@@ -146,6 +146,50 @@ static inline void fw_load_records(const float *base, iw idx, fw out[16])
     }
 }
 
+/* Optional, native only (SIMDe has no embedded rounding): the float next
+ * to p + d outward, for W doubles p (unaligned) and float lanes d, exactly.
+ * The rounding mode rides in the instructions, and rounding the double sum
+ * down then to float down is rounding the exact sum down. An exact zero sum
+ * comes out as round to nearest gives it (+0 unless both are -0), which
+ * rounding down alone would not. And the lanes where |p| <= bound (NaN
+ * false). */
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+#define GJKB_WIDE_ROUNDED_ADD 1
+static inline __m512d gjkb_f64_half(fw d, int upper)
+{
+    return _mm512_cvtps_pd(upper ? _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(d), 1))
+                                 : _mm512_castps512_ps256(d));
+}
+static inline fw fw_add_f64_down(const double *p, fw d)
+{
+    __m256 h[2];
+    for (int k = 0; k < 2; k++) {
+        __m512d a = _mm512_loadu_pd(p + 8 * k), b = gjkb_f64_half(d, k);
+        __m512d s = _mm512_add_round_pd(a, b, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        s = _mm512_mask_add_pd(s, _mm512_cmp_pd_mask(s, _mm512_setzero_pd(), _CMP_EQ_OQ), a, b);
+        h[k] = _mm512_cvt_roundpd_ps(s, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    }
+    return _mm512_insertf32x8(_mm512_castps256_ps512(h[0]), h[1], 1);
+}
+static inline fw fw_add_f64_up(const double *p, fw d)
+{
+    __m256 h[2];
+    for (int k = 0; k < 2; k++) {
+        __m512d s = _mm512_add_round_pd(_mm512_loadu_pd(p + 8 * k), gjkb_f64_half(d, k),
+                                        _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        h[k] = _mm512_cvt_roundpd_ps(s, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    }
+    return _mm512_insertf32x8(_mm512_castps256_ps512(h[0]), h[1], 1);
+}
+static inline mw mw_f64_abs_le(const double *p, double bound)
+{
+    __m512d b = _mm512_set1_pd(bound);
+    unsigned lo = _mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_loadu_pd(p)), b, _CMP_LE_OQ);
+    unsigned hi = _mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_loadu_pd(p + 8)), b, _CMP_LE_OQ);
+    return (mw)(lo | hi << 8);
+}
+#endif
+
 /* SIMDe 0.7 has no 512-bit gather or int->float conversion: use the
  * intrinsics when native, a lane loop when emulated. */
 static inline fw fw_gather(const float *base, iw idx)
