@@ -327,8 +327,12 @@ static void part_place(const scratch *s, key_part *part, int how, const gjkb_pai
             put_lane(s, i, i, pr, bd);
         return;
     }
+    /* The next positions in a local array: the lane stores could alias
+     * part->at, and its every increment would go through memory again. */
+    uint32_t at[KEYS];
+    memcpy(at, part->at, sizeof at);
     for (uint32_t i = part->first; i < part->end; i++)
-        put_lane(s, part->at[keys[i]]++, i, pr, bd);
+        put_lane(s, at[keys[i]]++, i, pr, bd);
 }
 
 /* ---- body records -------------------------------------------------------- */

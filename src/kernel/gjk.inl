@@ -1264,10 +1264,11 @@ static GJKB_INLINE unsigned loop_bundle(const int loop, const gjkb__world *w, co
 
 /* Lanes that outlast a pass wait here, this many at a time, with their loop
  * state and their lane in the chunk. */
-enum { QCAP = 4 * GJKB_PACK_ALIGN };
+enum { QCAP = 4 * GJKB_PACK_ALIGN, QROW = QCAP + GJKB_W };
 typedef struct lane_queue {
-    _Alignas(64) float rows[ROWS][QCAP];
-    uint32_t lane[QCAP];
+    /* W past the capacity: a push may store a whole bundle (compress) */
+    _Alignas(64) float rows[ROWS][QROW];
+    uint32_t lane[QROW];
     uint32_t n;
 } lane_queue;
 
@@ -1276,6 +1277,18 @@ typedef struct lane_queue {
 static inline void queue_push(lane_queue *q, const float *spill, unsigned bits, const uint32_t *lane,
                               uint32_t first, int rows)
 {
+#ifdef GJKB_WIDE_COMPRESS
+    /* Row by row, the lanes packed down and stored whole. */
+    if (bits) {
+        mw m = mw_from_bits(bits);
+        for (int r = 0; r < rows; r++)
+            iw_storeu((int32_t *)(void *)&q->rows[r][q->n], iw_compress(m, fw_bits(fw_load(spill + r * GJKB_W))));
+        iw ids = lane ? iw_loadu((const int32_t *)(const void *)lane)
+                      : iw_add(iw_splat((int32_t)first), iw_lane_index());
+        iw_storeu((int32_t *)(void *)&q->lane[q->n], iw_compress(m, ids));
+        q->n += (uint32_t)__builtin_popcount(bits);
+    }
+#else
     for (int i = 0; bits; i++, bits >>= 1) {
         if (!(bits & 1u))
             continue;
@@ -1283,6 +1296,7 @@ static inline void queue_push(lane_queue *q, const float *spill, unsigned bits, 
             q->rows[r][q->n] = spill[r * GJKB_W + i];
         q->lane[q->n++] = lane ? lane[i] : first + (uint32_t)i;
     }
+#endif
 }
 
 /* One pass of `loop` over the queued lanes `in`: their pairs packed again
@@ -1338,7 +1352,7 @@ static GJKB_INLINE void resume_pass(const gjkb__world *w, const uint32_t *order,
     for (uint32_t o = 0; o < n; o += GJKB_W) {
         unsigned hand;
         unsigned bits = loop_bundle(loop, &rw, iota, n, &rl, o, start, cap, base, fresh ? NULL : &in->rows[0][o],
-                                    QCAP, spill, hand_spill, &hand);
+                                    QROW, spill, hand_spill, &hand);
         queue_push(out, spill, bits, in->lane + o, 0, loop_rows(loop));
         queue_push(handover, hand_spill, hand, in->lane + o, 0, loop == LOOP_LIGHT ? ROWS : 0);
     }
