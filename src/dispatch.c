@@ -7,18 +7,26 @@
 
 #define KERNEL_DECL(isa)                                                                                     \
     void gjkb__gjk_run_##isa(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
+#define RECORDS_DECL(isa)                                                                                    \
+    uint32_t gjkb__records_run_##isa(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, \
+                                     uint32_t end, float *out)
 KERNEL_DECL(scalar);
 KERNEL_DECL(sse4);
 KERNEL_DECL(avx2);
 KERNEL_DECL(avx512);
 KERNEL_DECL(neon);
+RECORDS_DECL(scalar);
+RECORDS_DECL(sse4);
+RECORDS_DECL(avx2);
+RECORDS_DECL(avx512);
+RECORDS_DECL(neon);
 
 static const gjkb__kernel kernels[GJKB_BACKEND_COUNT] = {
-    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__gjk_run_scalar },
-    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__gjk_run_sse4 },
-    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__gjk_run_avx2 },
-    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__gjk_run_avx512 },
-    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__gjk_run_neon },
+    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__gjk_run_scalar, gjkb__records_run_scalar },
+    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__gjk_run_sse4, gjkb__records_run_sse4 },
+    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__gjk_run_avx2, gjkb__records_run_avx2 },
+    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__gjk_run_avx512, gjkb__records_run_avx512 },
+    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__gjk_run_neon, gjkb__records_run_neon },
 };
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -390,6 +390,14 @@ static void build_records(const gjkb_context *ctx, const gjkb_bodies *bd, float 
     }
 }
 
+/* Records of bodies [first, end): whole bundles in the kernel, the rest
+ * here. */
+static void records_part(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb__world *w,
+                         const gjkb_bodies *bd, float *records, uint32_t first, uint32_t end)
+{
+    build_records(ctx, bd, records, k->records(w, bd->kind, ctx->hull_count, first, end, records), end);
+}
+
 /* ---- per chunk ---------------------------------------------------------- */
 
 /* A lane the kernel could not settle in float: the pair's answer comes
@@ -528,7 +536,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     int how = 0;
     if (team == 1) {
         if (records)
-            build_records(ctx, bodies, s->records, 0, nb);
+            records_part(ctx, k, &w, bodies, s->records, 0, nb);
         pair_keys(ctx, bodies, pairs, s, &part[0]);
         how = bucket_join(s, part, 1, n, pairs, bodies);
         if (how)
@@ -543,7 +551,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             if (records) {
                 GJKB_OMP(omp for schedule(static))
                 for (int t = 0; t < team; t++)
-                    build_records(ctx, bodies, s->records, (uint32_t)((uint64_t)nb * (uint64_t)t / (uint64_t)team),
+                    records_part(ctx, k, &w, bodies, s->records, (uint32_t)((uint64_t)nb * (uint64_t)t / (uint64_t)team),
                                   (uint32_t)((uint64_t)nb * (uint64_t)(t + 1) / (uint64_t)team));
             }
             GJKB_OMP(omp for schedule(static, 1))

@@ -1447,6 +1447,50 @@ static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, ui
     run_passes(w, order, count, l, LOOP_LIGHT);
 }
 
+/* Bodies' records, a bundle at a time: the arrays' values as they are (the
+ * kernel validates them when it packs) and, for a hull body with a
+ * registered id, its hull table entry (0 otherwise); transposed into
+ * records in registers. The same floats as one record at a time. */
+uint32_t GJKB_FN(gjkb__records_run)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,
+                                    uint32_t end, float *out);
+uint32_t GJKB_FN(gjkb__records_run)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,
+                                    uint32_t end, float *out)
+{
+    const fw zero = fw_zero();
+    uint32_t i = first;
+    for (; end - i >= GJKB_W; i += GJKB_W) {
+        fw rows[GJKB_RECORD];
+        const float *const src[7] = { w->qw, w->qx, w->qy, w->qz, w->sx, w->sy, w->sz };
+        for (int k = 0; k < 7; k++)
+            rows[GJKB_REC_QW + k] = fw_loadu(src[k] + i);
+        rows[GJKB_REC_MARGIN] = w->margin ? fw_loadu(w->margin + i) : zero;
+        iw hf = iw_zero(), hn = iw_zero();
+        fw hr = zero;
+        if (w->hull) {
+            _Alignas(GJKB_ALIGN) int32_t k[GJKB_W];
+            for (int l = 0; l < GJKB_W; l++)
+                k[l] = kind[i + (uint32_t)l];
+            /* registered: 0 <= id < hulls as int32 (ids past INT32_MAX are not) */
+            iw id = iw_loadu(w->hull + i);
+            mw ok = mw_and(iw_eq(iw_load(k), iw_splat(GJKB_HULL)),
+                           mw_andnot(iw_lt(id, iw_splat((int32_t)hulls)), iw_lt(id, iw_zero())));
+            if (mw_any(ok)) {
+                id = iw_sel(ok, id, iw_zero());
+                hf = iw_sel(ok, iw_gather(w->hull_first, id), iw_zero());
+                hn = iw_sel(ok, iw_gather(w->hull_n, id), iw_zero());
+                hr = fw_sel(ok, fw_gather(w->hull_radius, id), zero);
+            }
+        }
+        rows[GJKB_REC_HULL_FIRST] = fw_from_bits(hf);
+        rows[GJKB_REC_HULL_N] = fw_from_bits(hn);
+        rows[GJKB_REC_HULL_RADIUS] = hr;
+        for (int k = GJKB_REC_HULL_RADIUS + 1; k < GJKB_RECORD; k++)
+            rows[k] = zero;
+        fw_store_records(out + (size_t)i * GJKB_RECORD, rows);
+    }
+    return i;
+}
+
 /* The exported entry: the pairs order[0, count) of a chunk. */
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)

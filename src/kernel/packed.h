@@ -74,6 +74,11 @@ typedef struct gjkb__kernel {
     const char *name;
     int width;
     void (*run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
+    /* The records (gjkb__world.records) of bodies [first, end) in whole
+     * bundles, from w's arrays, kind (per body) and the number of registered
+     * hulls; returns where it stopped (the rest is less than a bundle). */
+    uint32_t (*records)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, uint32_t end,
+                        float *out);
 } gjkb__kernel;
 
 #endif

@@ -36,8 +36,29 @@ static inline void fw_load_records(const float *base, iw idx, fw out[GJKB_RECORD
             out[4 * blk + m] = r[m];
     }
 }
+#endif
+/* fw_store_records(base, rows): the inverse, W consecutive records from
+ * base (64-byte aligned) on: base[16 i + k] is lane i of rows[k]. */
+#if GJKB_W == 1
+static inline void fw_store_records(float *base, const fw rows[GJKB_RECORD])
+{
+    for (int k = 0; k < GJKB_RECORD; k++)
+        base[k] = rows[k];
+}
+#elif GJKB_W == 4
+static inline void fw_store_records(float *base, const fw rows[GJKB_RECORD])
+{
+    for (int blk = 0; blk < GJKB_RECORD / 4; blk++) {
+        fw r[4];
+        for (int m = 0; m < 4; m++)
+            r[m] = rows[4 * blk + m];
+        fw_transpose4(r);
+        for (int i = 0; i < 4; i++)
+            fw_store(base + (size_t)i * GJKB_RECORD + (size_t)(4 * blk), r[i]);
+    }
+}
 #elif !defined(GJKB_WIDE_RECORDS)
-#error "this width needs its own fw_load_records"
+#error "this width needs its own fw_load_records and fw_store_records"
 #endif
 
 /* ---- horizontal ops (through memory: for use outside hot loops) ----

@@ -103,31 +103,46 @@ static inline iw iw_lane_index(void) { return simde_mm256_setr_epi32(0, 1, 2, 3,
 static inline fw fw_gather(const float *base, iw idx) { return simde_mm256_i32gather_ps(base, idx, 4); }
 
 /* Eight records as two 8x8 blocks (their halves), each transposed in
- * registers: pairs of rows interleaved, then quads, then 128-bit halves. */
+ * registers: pairs of rows interleaved, then quads, then 128-bit halves.
+ * An 8x8 transpose is its own inverse: loading and storing share it. */
 #define GJKB_WIDE_RECORDS 1
+static inline void gjkb_transpose8(const fw r[8], fw out[8])
+{
+    fw t[8], u[8];
+    for (int j = 0; j < 4; j++) {
+        t[2 * j] = simde_mm256_unpacklo_ps(r[2 * j], r[2 * j + 1]);
+        t[2 * j + 1] = simde_mm256_unpackhi_ps(r[2 * j], r[2 * j + 1]);
+    }
+    /* u[4g + m], 128-bit half L: element 4L + m of rows 4g .. 4g + 3 */
+    for (int g = 0; g < 2; g++) {
+        u[4 * g] = simde_mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0x44);
+        u[4 * g + 1] = simde_mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0xEE);
+        u[4 * g + 2] = simde_mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0x44);
+        u[4 * g + 3] = simde_mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
+    }
+    for (int m = 0; m < 4; m++) {
+        out[m] = simde_mm256_permute2f128_ps(u[m], u[4 + m], 0x20);
+        out[4 + m] = simde_mm256_permute2f128_ps(u[m], u[4 + m], 0x31);
+    }
+}
 static inline void fw_load_records(const float *base, iw idx, fw out[16])
 {
     _Alignas(32) int32_t ix[8];
     simde_mm256_store_si256((simde__m256i *)(void *)ix, idx);
     for (int half = 0; half < 2; half++) {
-        fw r[8], t[8], u[8];
+        fw r[8];
         for (int i = 0; i < 8; i++)
             r[i] = simde_mm256_load_ps(base + (size_t)ix[i] * 16 + (size_t)(8 * half));
-        for (int j = 0; j < 4; j++) {
-            t[2 * j] = simde_mm256_unpacklo_ps(r[2 * j], r[2 * j + 1]);
-            t[2 * j + 1] = simde_mm256_unpackhi_ps(r[2 * j], r[2 * j + 1]);
-        }
-        /* u[4g + m], 128-bit half L: element 4L + m of rows 4g .. 4g + 3 */
-        for (int g = 0; g < 2; g++) {
-            u[4 * g] = simde_mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0x44);
-            u[4 * g + 1] = simde_mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0xEE);
-            u[4 * g + 2] = simde_mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0x44);
-            u[4 * g + 3] = simde_mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
-        }
-        for (int m = 0; m < 4; m++) {
-            out[8 * half + m] = simde_mm256_permute2f128_ps(u[m], u[4 + m], 0x20);
-            out[8 * half + 4 + m] = simde_mm256_permute2f128_ps(u[m], u[4 + m], 0x31);
-        }
+        gjkb_transpose8(r, out + 8 * half);
+    }
+}
+static inline void fw_store_records(float *base, const fw rows[16])
+{
+    for (int half = 0; half < 2; half++) {
+        fw r[8];
+        gjkb_transpose8(rows + 8 * half, r);
+        for (int i = 0; i < 8; i++)
+            simde_mm256_store_ps(base + (size_t)i * 16 + (size_t)(8 * half), r[i]);
     }
 }
 static inline fw fw_from_iw(iw a) { return simde_mm256_cvtepi32_ps(a); }

@@ -113,17 +113,14 @@ static inline mw mw_first_n(int n) { return simde_mm512_cmpgt_epi32_mask(simde_m
 #define GJKB_WIDE_COMPRESS 1
 static inline iw iw_compress(mw m, iw a) { return simde_mm512_maskz_compress_epi32(m, a); }
 
-/* Sixteen records, one 64-byte load each, transposed in registers: pairs
- * of rows interleaved, then quads, then 128-bit blocks in two rounds (64
- * shuffles for what would be 16 gathers). */
+/* Sixteen records, one 64-byte load or store each, transposed in
+ * registers: pairs of rows interleaved, then quads, then 128-bit blocks in
+ * two rounds (64 shuffles for what would be 16 gathers). A 16x16 transpose
+ * is its own inverse, so loading and storing share it. */
 #define GJKB_WIDE_RECORDS 1
-static inline void fw_load_records(const float *base, iw idx, fw out[16])
+static inline void gjkb_transpose16(const fw r[16], fw out[16])
 {
-    _Alignas(64) int32_t ix[16];
-    simde_mm512_store_si512(ix, idx);
-    fw r[16], t[16], u[16];
-    for (int i = 0; i < 16; i++)
-        r[i] = simde_mm512_load_ps(base + (size_t)ix[i] * 16);
+    fw t[16], u[16];
     for (int j = 0; j < 8; j++) {
         t[2 * j] = simde_mm512_unpacklo_ps(r[2 * j], r[2 * j + 1]);
         t[2 * j + 1] = simde_mm512_unpackhi_ps(r[2 * j], r[2 * j + 1]);
@@ -144,6 +141,22 @@ static inline void fw_load_records(const float *base, iw idx, fw out[16])
         out[4 + m] = simde_mm512_shuffle_f32x4(v1, v3, 0x88);
         out[12 + m] = simde_mm512_shuffle_f32x4(v1, v3, 0xDD);
     }
+}
+static inline void fw_load_records(const float *base, iw idx, fw out[16])
+{
+    _Alignas(64) int32_t ix[16];
+    simde_mm512_store_si512(ix, idx);
+    fw r[16];
+    for (int i = 0; i < 16; i++)
+        r[i] = simde_mm512_load_ps(base + (size_t)ix[i] * 16);
+    gjkb_transpose16(r, out);
+}
+static inline void fw_store_records(float *base, const fw rows[16])
+{
+    fw r[16];
+    gjkb_transpose16(rows, r);
+    for (int i = 0; i < 16; i++)
+        simde_mm512_store_ps(base + (size_t)i * 16, r[i]);
 }
 
 /* Optional, native only (SIMDe has no embedded rounding): the float next
