@@ -583,6 +583,7 @@ typedef struct pack_w {
     fw touch2;          /* within sqrt(touch2) counts as touching */
     v3w dir;            /* first search direction */
     mw valid;
+    mw apart;           /* hit mode: bounding spheres apart beyond the band */
 } pack_w;
 
 /* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
@@ -629,6 +630,12 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
     k->mb = k->sb.margin;
     k->m = fw_add(k->ma, k->mb);
     k->tol = fw_mul(fw_mul(fw_splat(world->tolerance), extent), inv_scale);
+    /* Hit mode: where the bounding spheres are apart by more than the
+     * touching band, the gap (at least |t| - extent) decides before any
+     * support. The extra 2^-10 of the extent covers the float rounding of
+     * both sides many times over. */
+    k->apart = distance_mode ? mw_false()
+                             : mw_and(valid, fw_gt(tl, fw_mul(extent, fw_splat(1.0f + 0x1p-10f + world->tolerance))));
     /* A support plane proves the cores apart by more than `lim`: hit mode
      * stops at the touching band, distance mode at the early-stop distance. */
     fw lim = distance_mode ? fw_add(fw_mul(fw_splat(world->max_distance), inv_scale), k->m) : fw_add(k->m, k->tol);
@@ -1087,7 +1094,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     }
     iw steps = resume ? fw_bits(steps_row) : iw_zero();
     const iw one = iw_splat(1), last = iw_splat((int32_t)budget);
-    mw active = pk.valid, hit = mw_false(), spent = mw_false();
+    mw active = mw_andnot(pk.valid, pk.apart), hit = mw_false(), spent = mw_false();
     /* distance mode: converged lanes and their last support plane; lanes a
      * support plane put beyond the early-stop distance */
     mw conv = mw_false(), done_sep = mw_false(), unsure = mw_false();
