@@ -8,8 +8,8 @@
 #define KERNEL_DECL(isa)                                                                                     \
     void gjkb__gjk_run_##isa(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 #define RECORDS_DECL(isa)                                                                                    \
-    uint32_t gjkb__records_run_##isa(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, \
-                                     uint32_t end, float *out)
+    void gjkb__records_run_##isa(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, \
+                                 uint32_t end, float *out)
 KERNEL_DECL(scalar);
 KERNEL_DECL(sse4);
 KERNEL_DECL(avx2);

@@ -260,6 +260,12 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
     part->ok = true;
 }
 
+/* Where part p of n items in `parts` parts starts. */
+static inline uint32_t split(uint32_t n, int p, int parts)
+{
+    return (uint32_t)((uint64_t)n * (uint64_t)p / (uint64_t)parts);
+}
+
 /* The parts of n pairs for `threads` threads. */
 static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
 {
@@ -267,8 +273,8 @@ static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
     if ((uint32_t)parts > n / MIN_PART_PAIRS)
         parts = n / MIN_PART_PAIRS > 1 ? (int)(n / MIN_PART_PAIRS) : 1;
     for (int p = 0; p < parts; p++) {
-        part[p].first = (uint32_t)((uint64_t)n * (uint64_t)p / (uint64_t)parts);
-        part[p].end = (uint32_t)((uint64_t)n * (uint64_t)(p + 1) / (uint64_t)parts);
+        part[p].first = split(n, p, parts);
+        part[p].end = split(n, p + 1, parts);
     }
     return parts;
 }
@@ -357,45 +363,6 @@ static bool records_reserve(gjkb_context *ctx, scratch *s, uint32_t n)
     ctx->scratch_bytes += (size_t)(n - s->records_cap) * GJKB_BODY_RECORD * sizeof(float);
     s->records_cap = n;
     return true;
-}
-
-/* Records of bodies [first, end): the caller's values as they are (the
- * kernels validate them as they would the arrays), and a hull body's hull
- * table entry where its id is registered. */
-static void build_records(const gjkb_context *ctx, const gjkb_bodies *bd, float *records, uint32_t first,
-                          uint32_t end)
-{
-    for (uint32_t i = first; i < end; i++) {
-        float *r = records + (size_t)i * GJKB_BODY_RECORD;
-        int32_t hf = 0, hn = 0;
-        float hr = 0.0f;
-        if (bd->kind[i] == GJKB_HULL && bd->hull && bd->hull[i] < ctx->hull_count) {
-            hf = ctx->hull_first[bd->hull[i]];
-            hn = ctx->hull_n[bd->hull[i]];
-            hr = ctx->hull_radius[bd->hull[i]];
-        }
-        r[GJKB_REC_QW] = bd->qw[i];
-        r[GJKB_REC_QX] = bd->qx[i];
-        r[GJKB_REC_QY] = bd->qy[i];
-        r[GJKB_REC_QZ] = bd->qz[i];
-        r[GJKB_REC_SX] = bd->sx[i];
-        r[GJKB_REC_SY] = bd->sy[i];
-        r[GJKB_REC_SZ] = bd->sz[i];
-        r[GJKB_REC_MARGIN] = bd->margin ? bd->margin[i] : 0.0f;
-        memcpy(&r[GJKB_REC_HULL_FIRST], &hf, sizeof hf);
-        memcpy(&r[GJKB_REC_HULL_N], &hn, sizeof hn);
-        r[GJKB_REC_HULL_RADIUS] = hr;
-        for (int k = GJKB_REC_HULL_RADIUS + 1; k < GJKB_BODY_RECORD; k++)
-            r[k] = 0.0f;
-    }
-}
-
-/* Records of bodies [first, end): whole bundles in the kernel, the rest
- * here. */
-static void records_part(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb__world *w,
-                         const gjkb_bodies *bd, float *records, uint32_t first, uint32_t end)
-{
-    build_records(ctx, bd, records, k->records(w, bd->kind, ctx->hull_count, first, end, records), end);
 }
 
 /* ---- per chunk ---------------------------------------------------------- */
@@ -536,7 +503,7 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     int how = 0;
     if (team == 1) {
         if (records)
-            records_part(ctx, k, &w, bodies, s->records, 0, nb);
+            k->records(&w, bodies->kind, ctx->hull_count, 0, nb, s->records);
         pair_keys(ctx, bodies, pairs, s, &part[0]);
         how = bucket_join(s, part, 1, n, pairs, bodies);
         if (how)
@@ -551,8 +518,8 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             if (records) {
                 GJKB_OMP(omp for schedule(static))
                 for (int t = 0; t < team; t++)
-                    records_part(ctx, k, &w, bodies, s->records, (uint32_t)((uint64_t)nb * (uint64_t)t / (uint64_t)team),
-                                  (uint32_t)((uint64_t)nb * (uint64_t)(t + 1) / (uint64_t)team));
+                    k->records(&w, bodies->kind, ctx->hull_count, split(nb, t, team), split(nb, t + 1, team),
+                               s->records);
             }
             GJKB_OMP(omp for schedule(static, 1))
             for (int q = 0; q < parts; q++)

@@ -35,6 +35,7 @@
 #include "kernel/packed.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The solver's helpers pass wide structs by value: they must inline. */
 #if defined(__GNUC__)
@@ -119,7 +120,9 @@ static inline fw pow2_floor(fw x)
  * fields come only from records; without them shape_of gathers those
  * itself, and only for a bundle with hull lanes. */
 typedef struct body_w {
-    fw q[4], s[3], m;
+    fw q[4];          /* gathered: the quaternion */
+    fw r[9];          /* from a record: the rotation matrix, NaN R0 if invalid */
+    fw s[3], m;
     fw hull_radius;
     iw hull_first, hull_n;
 } body_w;
@@ -130,8 +133,8 @@ static GJKB_INLINE body_w load_body(const gjkb__world *w, iw body)
     if (w->records) {
         fw rec[GJKB_RECORD];
         fw_load_records(w->records, body, rec);
-        for (int k = 0; k < 4; k++)
-            b.q[k] = rec[GJKB_REC_QW + k];
+        for (int k = 0; k < 9; k++)
+            b.r[k] = rec[GJKB_REC_R0 + k];
         for (int k = 0; k < 3; k++)
             b.s[k] = rec[GJKB_REC_SX + k];
         b.m = rec[GJKB_REC_MARGIN];
@@ -228,16 +231,28 @@ static inline void quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
     m[8] = fw_sub(one, fw_mul(s, fw_add(xx, yy)));
 }
 
-/* A body's rotation, normalized; invalid lanes (non-finite, oversized or
- * zero) are cleared from valid. The same float rule as gjkb__shape_valid. */
-static inline void rotation_of(const body_w *b, mw *valid, fw m[9])
+/* The rotation of quaternions (w, x, y, z), normalized; ok: valid lanes
+ * (finite, not oversized, not zero: the float rule of gjkb__shape_valid). */
+static inline mw quat_rotation(fw qw, fw qx, fw qy, fw qz, fw m[9])
 {
-    fw qw = b->q[0], qx = b->q[1], qy = b->q[2], qz = b->q[3];
     fw qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
     mw ok = mw_and(mw_and(finite_coord(qw), finite_coord(qx)), mw_and(finite_coord(qy), finite_coord(qz)));
     ok = mw_and(ok, fw_ge(qq, fw_splat(1e-30f)));
-    *valid = mw_and(*valid, ok);
     quat_matrix(qw, qx, qy, qz, fw_div(fw_splat(2.0f), fw_sel(ok, qq, fw_splat(1.0f))), m);
+    return ok;
+}
+
+/* A body's rotation; invalid lanes are cleared from valid. A record holds
+ * the matrix quat_rotation made, NaN in R0 where it was invalid. */
+static GJKB_INLINE void rotation_of(const gjkb__world *w, const body_w *b, mw *valid, fw m[9])
+{
+    if (w->records) {
+        for (int k = 0; k < 9; k++)
+            m[k] = b->r[k];
+        *valid = mw_and(*valid, fw_isfinite(m[0]));
+        return;
+    }
+    *valid = mw_and(*valid, quat_rotation(b->q[0], b->q[1], b->q[2], b->q[3], m));
 }
 
 /* r^T v and r v for a row-major 3x3 */
@@ -600,8 +615,8 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
     valid = mw_and(valid, mw_and(mw_and(finite_coord(r.x), finite_coord(r.y)), finite_coord(r.z)));
     fw rb[9];
     body_w ba = load_body(world, ia), bb = load_body(world, ib);
-    rotation_of(&ba, &valid, k->ra);
-    rotation_of(&bb, &valid, rb);
+    rotation_of(world, &ba, &valid, k->ra);
+    rotation_of(world, &bb, &valid, rb);
     fw ext_a, ext_b;
     k->sa = shape_of(world, &ba, ia, iw_load(world->lane_ka + o), &valid, &ext_a);
     k->sb = shape_of(world, &bb, ib, iw_load(world->lane_kb + o), &valid, &ext_b);
@@ -1454,48 +1469,83 @@ static void gjk_bundles_distance(const gjkb__world *w, const uint32_t *order, ui
     run_passes(w, order, count, l, LOOP_LIGHT);
 }
 
-/* Bodies' records, a bundle at a time: the arrays' values as they are (the
- * kernel validates them when it packs) and, for a hull body with a
- * registered id, its hull table entry (0 otherwise); transposed into
- * records in registers. The same floats as one record at a time. */
-uint32_t GJKB_FN(gjkb__records_run)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,
-                                    uint32_t end, float *out);
-uint32_t GJKB_FN(gjkb__records_run)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,
-                                    uint32_t end, float *out)
+/* The record rows of W bodies whose arrays start at the given pointers:
+ * the rotation as pack would make it, the sizes and margin as they are
+ * (pack validates them), and for a hull body with a registered id its hull
+ * table entry (0 otherwise). */
+static inline void record_rows(const gjkb__world *w, const float *const q[4], const float *const sz[3],
+                               const float *margin, const int32_t *kind, const int32_t *hull, uint32_t hulls,
+                               fw rows[GJKB_RECORD])
 {
     const fw zero = fw_zero();
-    uint32_t i = first;
-    for (; end - i >= GJKB_W; i += GJKB_W) {
-        fw rows[GJKB_RECORD];
-        const float *const src[7] = { w->qw, w->qx, w->qy, w->qz, w->sx, w->sy, w->sz };
-        for (int k = 0; k < 7; k++)
-            rows[GJKB_REC_QW + k] = fw_loadu(src[k] + i);
-        rows[GJKB_REC_MARGIN] = w->margin ? fw_loadu(w->margin + i) : zero;
-        iw hf = iw_zero(), hn = iw_zero();
-        fw hr = zero;
-        if (w->hull) {
-            _Alignas(GJKB_ALIGN) int32_t k[GJKB_W];
-            for (int l = 0; l < GJKB_W; l++)
-                k[l] = kind[i + (uint32_t)l];
-            /* registered: 0 <= id < hulls as int32 (ids past INT32_MAX are not) */
-            iw id = iw_loadu(w->hull + i);
-            mw ok = mw_and(iw_eq(iw_load(k), iw_splat(GJKB_HULL)),
-                           mw_andnot(iw_lt(id, iw_splat((int32_t)hulls)), iw_lt(id, iw_zero())));
-            if (mw_any(ok)) {
-                id = iw_sel(ok, id, iw_zero());
-                hf = iw_sel(ok, iw_gather(w->hull_first, id), iw_zero());
-                hn = iw_sel(ok, iw_gather(w->hull_n, id), iw_zero());
-                hr = fw_sel(ok, fw_gather(w->hull_radius, id), zero);
+    mw ok = quat_rotation(fw_loadu(q[0]), fw_loadu(q[1]), fw_loadu(q[2]), fw_loadu(q[3]), rows + GJKB_REC_R0);
+    rows[GJKB_REC_R0] = fw_sel(ok, rows[GJKB_REC_R0], fw_splat(NAN));
+    for (int k = 0; k < 3; k++)
+        rows[GJKB_REC_SX + k] = fw_loadu(sz[k]);
+    rows[GJKB_REC_MARGIN] = margin ? fw_loadu(margin) : zero;
+    iw hf = iw_zero(), hn = iw_zero();
+    fw hr = zero;
+    if (hull) {
+        /* registered: 0 <= id < hulls as int32 (ids past INT32_MAX are not) */
+        iw id = iw_loadu(hull);
+        mw reg = mw_and(iw_eq(iw_loadu(kind), iw_splat(GJKB_HULL)),
+                        mw_andnot(iw_lt(id, iw_splat((int32_t)hulls)), iw_lt(id, iw_zero())));
+        if (mw_any(reg)) {
+            id = iw_sel(reg, id, iw_zero());
+            hf = iw_sel(reg, iw_gather(w->hull_first, id), iw_zero());
+            hn = iw_sel(reg, iw_gather(w->hull_n, id), iw_zero());
+            hr = fw_sel(reg, fw_gather(w->hull_radius, id), zero);
+        }
+    }
+    rows[GJKB_REC_HULL_FIRST] = fw_from_bits(hf);
+    rows[GJKB_REC_HULL_N] = fw_from_bits(hn);
+    rows[GJKB_REC_HULL_RADIUS] = hr;
+}
+
+/* Bodies' records, a bundle at a time, transposed into records in
+ * registers; a short tail through a padded copy (its extra lanes are
+ * made and dropped), so every record comes from the same code. */
+void GJKB_FN(gjkb__records_run)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,
+                                uint32_t end, float *out);
+void GJKB_FN(gjkb__records_run)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,
+                                uint32_t end, float *out)
+{
+    for (uint32_t i = first; i < end; i += GJKB_W) {
+        const uint32_t n = end - i < GJKB_W ? end - i : GJKB_W;
+        _Alignas(GJKB_ALIGN) float pad[8][GJKB_W];
+        _Alignas(GJKB_ALIGN) int32_t k[GJKB_W], hid[GJKB_W];
+        const float *q[4] = { w->qw + i, w->qx + i, w->qy + i, w->qz + i };
+        const float *sz[3] = { w->sx + i, w->sy + i, w->sz + i };
+        const float *margin = w->margin ? w->margin + i : NULL;
+        const int32_t *hull = w->hull ? w->hull + i : NULL;
+        for (uint32_t l = 0; l < GJKB_W; l++)
+            k[l] = l < n ? kind[i + l] : 0;
+        if (n < GJKB_W) {
+            const float *src[8] = { q[0], q[1], q[2], q[3], sz[0], sz[1], sz[2], margin };
+            for (int f = 0; f < 8; f++)
+                for (uint32_t l = 0; l < GJKB_W; l++)
+                    pad[f][l] = l < n && src[f] ? src[f][l] : 0.0f;
+            for (int f = 0; f < 4; f++)
+                q[f] = pad[f];
+            for (int f = 0; f < 3; f++)
+                sz[f] = pad[4 + f];
+            margin = margin ? pad[7] : NULL;
+            if (hull) {
+                for (uint32_t l = 0; l < GJKB_W; l++)
+                    hid[l] = l < n ? hull[l] : 0;
+                hull = hid;
             }
         }
-        rows[GJKB_REC_HULL_FIRST] = fw_from_bits(hf);
-        rows[GJKB_REC_HULL_N] = fw_from_bits(hn);
-        rows[GJKB_REC_HULL_RADIUS] = hr;
-        for (int k = GJKB_REC_HULL_RADIUS + 1; k < GJKB_RECORD; k++)
-            rows[k] = zero;
-        fw_store_records(out + (size_t)i * GJKB_RECORD, rows);
+        fw rows[GJKB_RECORD];
+        record_rows(w, q, sz, margin, k, hull, hulls, rows);
+        if (n == GJKB_W) {
+            fw_store_records(out + (size_t)i * GJKB_RECORD, rows);
+        } else {
+            _Alignas(64) float tail[GJKB_W * GJKB_RECORD];
+            fw_store_records(tail, rows);
+            memcpy(out + (size_t)i * GJKB_RECORD, tail, (size_t)n * GJKB_RECORD * sizeof(float));
+        }
     }
-    return i;
 }
 
 /* The exported entry: the pairs order[0, count) of a chunk. */

@@ -61,11 +61,14 @@ typedef struct gjkb__world {
     const float *records;
 } gjkb__world;
 
-/* A body record's fields, in floats (int fields as their bits): rotation,
- * sizes, margin (0 without margins), and for a hull body with a registered
- * id its hull's first point, point count and radius (0 otherwise). */
-enum { GJKB_REC_QW, GJKB_REC_QX, GJKB_REC_QY, GJKB_REC_QZ, GJKB_REC_SX, GJKB_REC_SY, GJKB_REC_SZ,
-       GJKB_REC_MARGIN, GJKB_REC_HULL_FIRST, GJKB_REC_HULL_N, GJKB_REC_HULL_RADIUS, GJKB_BODY_RECORD = 16 };
+/* A body record's fields, in floats (int fields as their bits): the
+ * rotation matrix (row major) as pack makes it from the quaternion, or NaN
+ * in R0 where the quaternion is invalid; sizes; margin (0 without
+ * margins); and for a hull body with a registered id its hull's first
+ * point, point count and radius (0 otherwise). */
+enum { GJKB_REC_R0, GJKB_REC_SX = 9, GJKB_REC_SY, GJKB_REC_SZ, GJKB_REC_MARGIN, GJKB_REC_HULL_FIRST,
+       GJKB_REC_HULL_N, GJKB_REC_HULL_RADIUS, GJKB_BODY_RECORD };
+_Static_assert(GJKB_BODY_RECORD == 16, "a record is one 64-byte line");
 
 /* A kernel runs the pairs order[0, count) of a chunk (order 64-byte aligned
  * and readable up to the next multiple of GJKB_PACK_ALIGN) in bundles of its
@@ -74,11 +77,10 @@ typedef struct gjkb__kernel {
     const char *name;
     int width;
     void (*run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
-    /* The records (gjkb__world.records) of bodies [first, end) in whole
-     * bundles, from w's arrays, kind (per body) and the number of registered
-     * hulls; returns where it stopped (the rest is less than a bundle). */
-    uint32_t (*records)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, uint32_t end,
-                        float *out);
+    /* The records (gjkb__world.records) of bodies [first, end), from w's
+     * arrays, kind (per body) and the number of registered hulls. */
+    void (*records)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, uint32_t end,
+                    float *out);
 } gjkb__kernel;
 
 #endif
