@@ -620,54 +620,46 @@ static void co_rank(const struct sort_part *sp, int parts, uint32_t r, uint32_t 
         take[u] = r > 0 ? hi_at[u] : 0;
 }
 
-/* Where the deal puts boxes: the sorted blocks, and per band the next
- * slot. */
+/* Where the deal puts box indices: the sorted ids, per band the next
+ * slot (the fill gathers the fields after). */
 typedef struct dealer {
-    float *sorted;
     uint32_t *sorted_id;
     const uint16_t *range;   /* NULL for one band */
     const uint8_t *flags;    /* NULL: no static bits */
-    const float *src[GJKB_SORTED_FIELDS];
-    uint32_t width;
-    int shift;               /* log2 width (widths are powers of two) */
     uint32_t fill[MAX_BANDS];
 } dealer;
 
-/* Box i into the next slot of each band it touches (fields in gjkb__sorted
- * order; every band starts on a block, as width divides GJKB_PACK_ALIGN). */
-/* Slot `at` of the sorted blocks: the box's fields and its id. */
-static inline void put_slot(const dealer *d, uint32_t at, const float v[GJKB_SORTED_FIELDS], uint32_t id)
-{
-    float *box = d->sorted + (size_t)(at >> d->shift) * ((size_t)d->width * GJKB_SORTED_FIELDS) +
-                 (at & (d->width - 1));
-    for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-        box[(size_t)f * d->width] = v[f];
-    d->sorted_id[at] = id;
-}
-
+/* Box i's id (its index, with the static bit) into the next slot of each
+ * band it touches. The first and last band are stored to without a branch
+ * on whether they differ (for a box near an edge that is a coin toss):
+ * when they are one band, the second store rewrites the first's slot. */
 static inline void deal_box(dealer *d, uint32_t i)
 {
-    uint32_t range = d->range ? d->range[i] : 0;
-    float v[GJKB_SORTED_FIELDS];
-    for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-        v[f] = d->src[f][i];
     uint32_t id = i | (d->flags && (d->flags[i] & GJKB_BODY_STATIC) ? GJKB_SORTED_STATIC : 0u);
-    for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
-        put_slot(d, d->fill[k]++, v, id);
+    if (!d->range) {
+        d->sorted_id[d->fill[0]++] = id;
+        return;
+    }
+    uint32_t range = d->range[i], k = range & 0xFFu, last = range >> 8;
+    d->sorted_id[d->fill[k]++] = id;
+    uint32_t at = d->fill[last] - (uint32_t)(last == k);
+    d->sorted_id[at] = id;
+    d->fill[last] = at + 1;
+    for (k++; k < last; k++)
+        d->sorted_id[d->fill[k]++] = id;
 }
 
 /* Part t's range of the merged order, [first[u], end[u]) of each run u,
- * dealt into the bands after the boxes of the parts before it; then part t
- * pads bands t, t + parts, ... with NaN sentinels to their end. */
+ * dealt into the bands after the boxes of the parts before it; then, once
+ * every part has dealt, part t fills its equal share of the sorted blocks
+ * (fields and sentinels) through the kernel. */
 static void deal_part(const sort_job *job, int t, int parts, const uint32_t first[], const uint32_t end[])
 {
     struct gjkb__broad *st = job->st;
     const struct sort_part *sp = st->sort_part;
     const int bands = job->plan.bands;
     const int *ax = job->plan.axis;
-    dealer d = { st->sorted, st->sorted_id, bands == 1 ? NULL : st->range, job->flags,
-                 { job->b[ax[0]], job->b[3 + ax[0]], job->b[ax[1]], job->b[3 + ax[1]], job->b[ax[2]], job->b[3 + ax[2]] },
-                 job->width, __builtin_ctz(job->width), { 0 } };
+    dealer d = { st->sorted_id, bands == 1 ? NULL : st->range, job->flags, { 0 } };
     for (int k = 0; k < bands; k++)
         d.fill[k] = job->start[k];
     for (int u = 0; u < t; u++) {
@@ -714,11 +706,20 @@ static void deal_part(const sort_job *job, int t, int parts, const uint32_t firs
             head[u] = next < end[u] ? sp[u].run[next] : UINT64_MAX;
         }
     }
-    _Static_assert(GJKB_SORTED_FIELDS == 6, "one NaN per field");
-    static const float sentinel[GJKB_SORTED_FIELDS] = { NAN, NAN, NAN, NAN, NAN, NAN };
-    for (int k = t; k < bands; k += parts)
-        for (uint32_t at = job->start[k] + job->count[k]; at < job->start[k + 1]; at++)
-            put_slot(&d, at, sentinel, 0);
+    if (parts > 1) {
+        GJKB_OMP(omp barrier)
+    }
+    const float *const src[GJKB_SORTED_FIELDS] = { job->b[ax[0]], job->b[3 + ax[0]], job->b[ax[1]],
+                                                   job->b[3 + ax[1]], job->b[ax[2]], job->b[3 + ax[2]] };
+    uint32_t blocks = job->start[bands] / job->width;
+    uint32_t lo = split(blocks, t, parts) * job->width, hi = split(blocks, t + 1, parts) * job->width;
+    for (int k = 0; k < bands; k++) {
+        uint32_t a = job->start[k] > lo ? job->start[k] : lo, b = job->start[k + 1] < hi ? job->start[k + 1] : hi;
+        uint32_t live = job->start[k] + job->count[k];
+        live = live < a ? a : live > b ? b : live;
+        if (a < b)
+            job->k->fill(src, st->sorted, st->sorted_id, a, live, b);
+    }
 }
 
 /* Part t of `parts` of the sort, on its own thread (every part reaches

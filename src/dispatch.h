@@ -100,6 +100,13 @@ typedef struct gjkb__broad_kernel {
      * order-keeping unsigned key of the box's min along axis0 (-0 just
      * below +0), range[i - first] its band range or GJKB_EMPTY_BOX. */
     void (*keys)(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key, uint32_t *range);
+    /* The sort's fill: slots [first, end) of the sorted blocks (box, id;
+     * first and end multiples of W) where id[at] is set for at < live:
+     * those slots get the fields of box id[at] & ~GJKB_SORTED_STATIC from
+     * src (the caller's arrays in gjkb__sorted field order), the rest
+     * sentinels (NaN, id 0). */
+    void (*fill)(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id, uint32_t first, uint32_t live,
+                 uint32_t end);
 } gjkb__broad_kernel;
 
 /* The broad kernels at a backend's width (reference: width 1), with the

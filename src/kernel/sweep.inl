@@ -241,3 +241,41 @@ void GJKB_FN(gjkb__keys_run)(const gjkb__keyplan *p, uint32_t first, uint32_t en
         memcpy(range + (i - first), rt, sizeof(uint32_t) * left);
     }
 }
+
+/* ---- the sort's fill ---------------------------------------------------------
+ * The deal (broadphase.c) leaves each slot's box index in its id; here a
+ * block at a time, the fields gathered from the caller's arrays and stored
+ * whole, aligned. Blocks past the live slots are sentinels; the one block
+ * that straddles takes its live lanes' indices (the other ids are not set)
+ * and NaN elsewhere. */
+void GJKB_FN(gjkb__fill_run)(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id, uint32_t first,
+                             uint32_t live, uint32_t end);
+void GJKB_FN(gjkb__fill_run)(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id, uint32_t first,
+                             uint32_t live, uint32_t end)
+{
+    const iw index = iw_splat(INT32_MAX);
+    const fw nan = fw_splat(NAN);
+    uint32_t at = first;
+    for (; at + GJKB_W <= live; at += GJKB_W) {
+        float *blk = box + (size_t)at * GJKB_SORTED_FIELDS;
+        iw ix = iw_and(iw_load((const int32_t *)(const void *)(id + at)), index);
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            fw_store(blk + f * GJKB_W, fw_gather(src[f], ix));
+    }
+    if (at < live && at < end) {
+        float *blk = box + (size_t)at * GJKB_SORTED_FIELDS;
+        mw on = mw_first_n((int)(live - at));
+        iw raw = iw_sel(on, iw_load((const int32_t *)(const void *)(id + at)), iw_zero());
+        iw ix = iw_and(raw, index);
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            fw_store(blk + f * GJKB_W, fw_sel(on, fw_gather(src[f], ix), nan));
+        iw_store((int32_t *)(void *)(id + at), raw);
+        at += GJKB_W;
+    }
+    for (; at < end; at += GJKB_W) {
+        float *blk = box + (size_t)at * GJKB_SORTED_FIELDS;
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            fw_store(blk + f * GJKB_W, nan);
+        iw_store((int32_t *)(void *)(id + at), iw_zero());
+    }
+}
