@@ -31,8 +31,6 @@
 #define BAND_SPAN 4.0
 #endif
 #define MIN_BAND_BOXES 256u
-/* The band range of a box the sweep leaves out. */
-#define EMPTY_BOX 0xFFFFu
 
 struct gjkb__broad {
     /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z */
@@ -40,7 +38,7 @@ struct gjkb__broad {
     uint32_t box_cap;
     /* the sort: key << 32 | box index, twice for the radix passes */
     uint64_t *item[2];
-    uint16_t *range;   /* per box: its first band | last band << 8, or EMPTY_BOX */
+    uint16_t *range;   /* per box: its first band | last band << 8, or GJKB_EMPTY_BOX */
     uint32_t sort_cap;
     /* the sort's counts, one set per part (sort_run) */
     struct sort_part *sort_part;
@@ -363,7 +361,7 @@ typedef struct sweep_plan {
      * x is past it, so walks up the edges stop there) */
     float edge[MAX_BANDS + 1];
     double lo, width;        /* edge[k] is lo + width * k, rounded */
-    double inv_width;        /* 1 / width, for band_of's guess */
+    double inv_width;        /* 1 / width, for the key pass's guess */
 } sweep_plan;
 
 static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
@@ -423,34 +421,6 @@ static void plan_sweep(const float *const b[6], uint32_t n, sweep_plan *plan)
     plan->edge[plan->bands] = NAN;
 }
 
-/* The band holding x on axis 1: the number of edges e in 1..bands-1 with
- * edge[e] <= x, so every caller agrees with the sweep's band_lo test to the
- * bit. The edges never fall with e (neighbours may round to one float), so
- * that is the last edge <= x: guessed from lo and width without branches
- * (clamped to the bands; NaN to band 0, below every edge), then walked to
- * on the float edges themselves, rarely more than a compare each way. */
-static inline int band_of(const sweep_plan *plan, float x)
-{
-    double t = ((double)x - plan->lo) * plan->inv_width;
-    t = t > 0.0 ? t : 0.0;
-    t = t < plan->bands - 1 ? t : plan->bands - 1;
-    int k = (int)t;
-    while (plan->edge[k + 1] <= x)
-        k++;
-    while (k > 0 && !(plan->edge[k] <= x))
-        k--;
-    return k;
-}
-
-/* Order-preserving unsigned key of a float: negative values flipped whole,
- * positive ones get the sign bit, so -0 sorts just before +0. */
-static inline uint32_t float_key(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
-}
-
 /* Sentinel-padded size of a band of c boxes: at least one sentinel, up to
  * a multiple of GJKB_PACK_ALIGN (which every width divides). */
 static inline uint32_t band_padded(uint32_t c)
@@ -499,6 +469,7 @@ static bool sort_parts_reserve(struct gjkb__broad *st, int parts)
  * join (sort_join, on one thread between barriers) fills in. */
 typedef struct sort_job {
     struct gjkb__broad *st;
+    const gjkb__broad_kernel *k;
     const float *b[6];
     const uint8_t *flags;            /* NULL: no static bits on the ids */
     sweep_plan plan;
@@ -510,41 +481,39 @@ typedef struct sort_job {
     uint32_t start[MAX_BANDS + 1];   /* where each band starts */
 } sort_job;
 
-/* The key pass over boxes [first, end) into part sp: each box's first and
- * last band in st->range (EMPTY_BOX for a box the sweep leaves out), then
- * for the boxes kept, in box order, an item and its digit and band counts.
- * A box kept has min <= max, so its last band is its first or past it:
- * walked up from the first (the first step without a branch: whether a box
- * crosses an edge is a coin toss, more than one edge rare). */
+/* The key pass over boxes [first, end) into part sp: the kernel's keys and
+ * band ranges (into the part's place in item[1], free until the radix
+ * sort), then each box's range into st->range and, for the boxes kept, in
+ * box order, an item and its digit and band counts. */
 static void key_part(const sort_job *job, struct sort_part *sp, uint32_t first, uint32_t end)
 {
     struct gjkb__broad *st = job->st;
-    const float *const *b = job->b;
     const sweep_plan *plan = &job->plan;
-    const float *lo = b[plan->axis[1]], *hi = b[3 + plan->axis[1]], *min0 = b[plan->axis[0]];
+    const gjkb__keyplan kp = { { job->b[0], job->b[1], job->b[2], job->b[3], job->b[4], job->b[5] },
+                               plan->axis[0], plan->axis[1], plan->bands, plan->edge,
+                               (float)plan->lo, (float)plan->inv_width };
+    uint32_t n = end - first;
+    uint32_t *keys = (uint32_t *)(void *)(st->item[1] + first), *ranges = keys + n;
+    job->k->keys(&kp, first, end, keys, ranges);
     uint64_t *item = st->item[0] + first;
+    uint16_t *range = st->range + first;
     memset(sp->count[0], 0, sizeof sp->count[0]);
     memset(sp->count[1], 0, sizeof sp->count[1]);
     memset(sp->top, 0, sizeof sp->top);
     memset(sp->band, 0, sizeof sp->band);
     uint32_t m = 0;
-    for (uint32_t i = first; i < end; i++) {
-        if (box_empty(b, i)) {
-            st->range[i] = EMPTY_BOX;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t r = ranges[q];
+        range[q] = (uint16_t)r;
+        if (r == GJKB_EMPTY_BOX)
             continue;
-        }
-        int k = band_of(plan, lo[i]);
-        int j = k + (plan->edge[k + 1] <= hi[i]);
-        while (plan->edge[j + 1] <= hi[i])
-            j++;
-        st->range[i] = (uint16_t)(k | j << 8);
-        sp->band[k]++;
-        sp->band[j + 1]--;
-        uint32_t key = float_key(min0[i]);
+        sp->band[r & 0xFFu]++;
+        sp->band[(r >> 8) + 1]--;
+        uint32_t key = keys[q];
         sp->count[0][key & (RADIX - 1)]++;
         sp->count[1][(key >> RADIX_BITS) & (RADIX - 1)]++;
         sp->top[m & 3][key >> (2 * RADIX_BITS)]++;
-        item[m++] = (uint64_t)key << 32 | i;
+        item[m++] = (uint64_t)key << 32 | (first + q);
     }
     for (uint32_t d = 0; d < RADIX / 2; d++)
         sp->count[2][d] = sp->top[0][d] + sp->top[1][d] + sp->top[2][d] + sp->top[3][d];
@@ -651,54 +620,46 @@ static void co_rank(const struct sort_part *sp, int parts, uint32_t r, uint32_t 
         take[u] = r > 0 ? hi_at[u] : 0;
 }
 
-/* Where the deal puts boxes: the sorted blocks, and per band the next
- * slot. */
+/* Where the deal puts box indices: the sorted ids, per band the next
+ * slot (the fill gathers the fields after). */
 typedef struct dealer {
-    float *sorted;
     uint32_t *sorted_id;
     const uint16_t *range;   /* NULL for one band */
     const uint8_t *flags;    /* NULL: no static bits */
-    const float *src[GJKB_SORTED_FIELDS];
-    uint32_t width;
-    int shift;               /* log2 width (widths are powers of two) */
     uint32_t fill[MAX_BANDS];
 } dealer;
 
-/* Box i into the next slot of each band it touches (fields in gjkb__sorted
- * order; every band starts on a block, as width divides GJKB_PACK_ALIGN). */
-/* Slot `at` of the sorted blocks: the box's fields and its id. */
-static inline void put_slot(const dealer *d, uint32_t at, const float v[GJKB_SORTED_FIELDS], uint32_t id)
-{
-    float *box = d->sorted + (size_t)(at >> d->shift) * ((size_t)d->width * GJKB_SORTED_FIELDS) +
-                 (at & (d->width - 1));
-    for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-        box[(size_t)f * d->width] = v[f];
-    d->sorted_id[at] = id;
-}
-
+/* Box i's id (its index, with the static bit) into the next slot of each
+ * band it touches. The first and last band are stored to without a branch
+ * on whether they differ (for a box near an edge that is a coin toss):
+ * when they are one band, the second store rewrites the first's slot. */
 static inline void deal_box(dealer *d, uint32_t i)
 {
-    uint32_t range = d->range ? d->range[i] : 0;
-    float v[GJKB_SORTED_FIELDS];
-    for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
-        v[f] = d->src[f][i];
     uint32_t id = i | (d->flags && (d->flags[i] & GJKB_BODY_STATIC) ? GJKB_SORTED_STATIC : 0u);
-    for (uint32_t k = range & 0xFFu, last = range >> 8; k <= last; k++)
-        put_slot(d, d->fill[k]++, v, id);
+    if (!d->range) {
+        d->sorted_id[d->fill[0]++] = id;
+        return;
+    }
+    uint32_t range = d->range[i], k = range & 0xFFu, last = range >> 8;
+    d->sorted_id[d->fill[k]++] = id;
+    uint32_t at = d->fill[last] - (uint32_t)(last == k);
+    d->sorted_id[at] = id;
+    d->fill[last] = at + 1;
+    for (k++; k < last; k++)
+        d->sorted_id[d->fill[k]++] = id;
 }
 
 /* Part t's range of the merged order, [first[u], end[u]) of each run u,
- * dealt into the bands after the boxes of the parts before it; then part t
- * pads bands t, t + parts, ... with NaN sentinels to their end. */
+ * dealt into the bands after the boxes of the parts before it; then, once
+ * every part has dealt, part t fills its equal share of the sorted blocks
+ * (fields and sentinels) through the kernel. */
 static void deal_part(const sort_job *job, int t, int parts, const uint32_t first[], const uint32_t end[])
 {
     struct gjkb__broad *st = job->st;
     const struct sort_part *sp = st->sort_part;
     const int bands = job->plan.bands;
     const int *ax = job->plan.axis;
-    dealer d = { st->sorted, st->sorted_id, bands == 1 ? NULL : st->range, job->flags,
-                 { job->b[ax[0]], job->b[3 + ax[0]], job->b[ax[1]], job->b[3 + ax[1]], job->b[ax[2]], job->b[3 + ax[2]] },
-                 job->width, __builtin_ctz(job->width), { 0 } };
+    dealer d = { st->sorted_id, bands == 1 ? NULL : st->range, job->flags, { 0 } };
     for (int k = 0; k < bands; k++)
         d.fill[k] = job->start[k];
     for (int u = 0; u < t; u++) {
@@ -745,11 +706,20 @@ static void deal_part(const sort_job *job, int t, int parts, const uint32_t firs
             head[u] = next < end[u] ? sp[u].run[next] : UINT64_MAX;
         }
     }
-    _Static_assert(GJKB_SORTED_FIELDS == 6, "one NaN per field");
-    static const float sentinel[GJKB_SORTED_FIELDS] = { NAN, NAN, NAN, NAN, NAN, NAN };
-    for (int k = t; k < bands; k += parts)
-        for (uint32_t at = job->start[k] + job->count[k]; at < job->start[k + 1]; at++)
-            put_slot(&d, at, sentinel, 0);
+    if (parts > 1) {
+        GJKB_OMP(omp barrier)
+    }
+    const float *const src[GJKB_SORTED_FIELDS] = { job->b[ax[0]], job->b[3 + ax[0]], job->b[ax[1]],
+                                                   job->b[3 + ax[1]], job->b[ax[2]], job->b[3 + ax[2]] };
+    uint32_t blocks = job->start[bands] / job->width;
+    uint32_t lo = split(blocks, t, parts) * job->width, hi = split(blocks, t + 1, parts) * job->width;
+    for (int k = 0; k < bands; k++) {
+        uint32_t a = job->start[k] > lo ? job->start[k] : lo, b = job->start[k + 1] < hi ? job->start[k + 1] : hi;
+        uint32_t live = job->start[k] + job->count[k];
+        live = live < a ? a : live > b ? b : live;
+        if (a < b)
+            job->k->fill(src, st->sorted, st->sorted_id, a, live, b);
+    }
 }
 
 /* Part t of `parts` of the sort, on its own thread (every part reaches
@@ -808,16 +778,17 @@ static int team_size(void)
  * copied into blocks of `width` boxes with NaN sentinels (st->band), the
  * ids of static bodies marked when flags are given; in parts across the
  * threads (sort_run), which gives the same bits. */
-static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb_aabbs *boxes, const uint8_t *flags,
-                             uint32_t width)
+static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__broad_kernel *k,
+                             const gjkb_aabbs *boxes, const uint8_t *flags)
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for %u boxes";
     uint32_t n = boxes->count;
     sort_job job = { .st = st,
+                     .k = k,
                      .b = { boxes->min_x, boxes->min_y, boxes->min_z, boxes->max_x, boxes->max_y, boxes->max_z },
                      .flags = flags,
                      .n = n,
-                     .width = width };
+                     .width = (uint32_t)k->width };
     int threads = threads_for(ctx, n);
     threads = threads < MAX_SORT_PARTS ? threads : MAX_SORT_PARTS;
     if (!sort_reserve(st, n) || !sort_parts_reserve(st, threads))
@@ -832,12 +803,12 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
     }
     if (!job.ok)
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, oom, n);
-    for (int k = 0; k < job.plan.bands; k++) {
-        gjkb__sorted *band = &st->band[k];
-        band->count = job.count[k];
-        band->box = st->sorted + (size_t)job.start[k] * GJKB_SORTED_FIELDS;
-        band->id = st->sorted_id + job.start[k];
-        band->band_lo = job.plan.edge[k];
+    for (int b = 0; b < job.plan.bands; b++) {
+        gjkb__sorted *band = &st->band[b];
+        band->count = job.count[b];
+        band->box = st->sorted + (size_t)job.start[b] * GJKB_SORTED_FIELDS;
+        band->id = st->sorted_id + job.start[b];
+        band->band_lo = job.plan.edge[b];
     }
     st->bands = job.plan.bands;
     return GJKB_OK;
@@ -949,7 +920,7 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
 
     double t0 = now();
-    e = sort_boxes(ctx, st, boxes, opt ? opt->flags : NULL, (uint32_t)k->width);
+    e = sort_boxes(ctx, st, k, boxes, opt ? opt->flags : NULL);
     if (e != GJKB_OK)
         return e;
     double t1 = now();

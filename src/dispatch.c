@@ -67,7 +67,11 @@ const gjkb__kernel *gjkb__kernel_for(gjkb_backend b)
 #define BROAD_DECL(isa)                                                                                     \
     void gjkb__bounds_run_##isa(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first,         \
                                 uint32_t end, const gjkb_aabbs *out);                                      \
-    bool gjkb__sweep_run_##isa(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out)
+    bool gjkb__sweep_run_##isa(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);   \
+    void gjkb__keys_run_##isa(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key,          \
+                              uint32_t *range);                                                            \
+    void gjkb__fill_run_##isa(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id,         \
+                              uint32_t first, uint32_t live, uint32_t end)
 BROAD_DECL(scalar);
 BROAD_DECL(sse4);
 BROAD_DECL(avx2);
@@ -75,11 +79,16 @@ BROAD_DECL(avx512);
 BROAD_DECL(neon);
 
 static const gjkb__broad_kernel broad_kernels[GJKB_BACKEND_COUNT] = {
-    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__bounds_run_scalar, gjkb__sweep_run_scalar },
-    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__bounds_run_sse4, gjkb__sweep_run_sse4 },
-    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__bounds_run_avx2, gjkb__sweep_run_avx2 },
-    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__bounds_run_avx512, gjkb__sweep_run_avx512 },
-    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__bounds_run_neon, gjkb__sweep_run_neon },
+    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__bounds_run_scalar, gjkb__sweep_run_scalar, gjkb__keys_run_scalar,
+                            gjkb__fill_run_scalar },
+    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__bounds_run_sse4, gjkb__sweep_run_sse4, gjkb__keys_run_sse4,
+                            gjkb__fill_run_sse4 },
+    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__bounds_run_avx2, gjkb__sweep_run_avx2, gjkb__keys_run_avx2,
+                            gjkb__fill_run_avx2 },
+    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__bounds_run_avx512, gjkb__sweep_run_avx512, gjkb__keys_run_avx512,
+                            gjkb__fill_run_avx512 },
+    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__bounds_run_neon, gjkb__sweep_run_neon, gjkb__keys_run_neon,
+                            gjkb__fill_run_neon },
 };
 
 const gjkb__broad_kernel *gjkb__broad_for(gjkb_backend b)

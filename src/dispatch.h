@@ -67,6 +67,24 @@ typedef struct gjkb__pairbuf {
  * memory or past UINT32_MAX pairs (the buffer is then unchanged). */
 bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more);
 
+/* What the sort's key pass (sweep.inl) needs of the sweep plan
+ * (broadphase.c): the caller's boxes, the axes, and the band edges. */
+typedef struct gjkb__keyplan {
+    const float *box[6];     /* min x, y, z, max x, y, z */
+    int axis0, axis1;        /* the sweep axis; the one cut into bands */
+    int bands;
+    /* edge[k] starts band k: bands + 1 of them, never falling, edge[0] =
+     * -inf and edge[bands] = NaN */
+    const float *edge;
+    /* (x - guess_lo) * guess_scale is about x's band: a guess only (the
+     * kernel walks the edges from it to the exact band) */
+    float guess_lo, guess_scale;
+} gjkb__keyplan;
+
+/* The band range of a box the sweep leaves out (min > max on an axis, or
+ * NaN); any other is first band | last band << 8. */
+#define GJKB_EMPTY_BOX 0xFFFFu
+
 typedef struct gjkb__broad_kernel {
     const char *name;
     int width;
@@ -78,6 +96,17 @@ typedef struct gjkb__broad_kernel {
      * against every later box, in order of i then of the later box; false
      * when the buffer cannot grow (the pairs so far stay). */
     bool (*sweep)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);
+    /* The sort's key pass over boxes [first, end): key[i - first] the
+     * order-keeping unsigned key of the box's min along axis0 (-0 just
+     * below +0), range[i - first] its band range or GJKB_EMPTY_BOX. */
+    void (*keys)(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key, uint32_t *range);
+    /* The sort's fill: slots [first, end) of the sorted blocks (box, id;
+     * first and end multiples of W) where id[at] is set for at < live:
+     * those slots get the fields of box id[at] & ~GJKB_SORTED_STATIC from
+     * src (the caller's arrays in gjkb__sorted field order), the rest
+     * sentinels (NaN, id 0). */
+    void (*fill)(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id, uint32_t first, uint32_t live,
+                 uint32_t end);
 } gjkb__broad_kernel;
 
 /* The broad kernels at a backend's width (reference: width 1), with the

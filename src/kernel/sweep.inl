@@ -29,6 +29,9 @@
 
 #include "dispatch.h"
 
+#include <math.h>
+#include <string.h>
+
 /* Where the pairs go: the caller's buffer, its room kept in a local. */
 typedef struct sw_out {
     gjkb__pairbuf *buf;
@@ -141,4 +144,138 @@ bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t en
     }
     out->count = o.count;
     return true;
+}
+
+/* ---- the sort's key pass --------------------------------------------------
+ * W boxes at a time from the caller's arrays: whether the box is empty, its
+ * key, and its band range. A box's first band is the last k with edge[k] <=
+ * its min on axis 1, its last band the last with edge[k] <= its max: one
+ * answer each, as the edges never fall, so a guess in [0, bands - 1] walked
+ * up then down on the float edges gives exactly what broadphase.c's band
+ * test does, whatever the guess. Mins and maxes of kept boxes are not NaN,
+ * so the walk down stops at edge[0] = -inf and the walk up at edge[bands] =
+ * NaN. The guess is almost always right: both guesses are checked with
+ * gathers that do not wait on each other, and only a bundle with a lane
+ * off walks (a loop of dependent gathers). */
+
+/* x's band from the guess k in [0, bands - 1], on lanes `on`: the edges
+ * either side of k (e0 = edge[k], e1 = edge[k + 1]) already gathered. A
+ * lane that walks up had edge[k + 1] <= x, so e0 <= x too: it never walks
+ * down. */
+static inline iw sk_settle(const float *edge, iw k, fw e0, fw e1, fw x, mw on)
+{
+    const iw one = iw_splat(1);
+    mw up = mw_and(on, fw_le(e1, x));
+    while (mw_any(up)) {
+        k = iw_add(k, iw_sel(up, one, iw_zero()));
+        up = mw_and(on, fw_le(fw_gather(edge, iw_add(k, one)), x));
+    }
+    mw down = mw_andnot(on, fw_le(e0, x));
+    while (mw_any(down)) {
+        k = iw_sub(k, iw_sel(down, one, iw_zero()));
+        down = mw_andnot(on, fw_le(fw_gather(edge, k), x));
+    }
+    return k;
+}
+
+/* The guess for x: about (x - lo) * scale rounded down, in [0, bands - 1]
+ * (NaN to 0: max keeps its second operand). Made an integer by adding 2^23
+ * to t - 0.5 (t is below 2^22, so the sum's bits end in it rounded to
+ * nearest), which for t below 0.5 is -1: clamped again. */
+static inline iw sk_guess(const gjkb__keyplan *p, fw x)
+{
+    fw t = fw_mul(fw_sub(x, fw_splat(p->guess_lo)), fw_splat(p->guess_scale));
+    t = fw_min(fw_max(t, fw_zero()), fw_splat((float)(p->bands - 1)));
+    iw k = iw_sub(fw_bits(fw_add(fw_sub(t, fw_splat(0.5f)), fw_splat(0x1p23f))), iw_splat(0x4B000000));
+    return iw_max(k, iw_zero());
+}
+
+/* Boxes at b[f] + 0 .. W - 1: keys and ranges stored unaligned. */
+static inline void sk_bundle(const gjkb__keyplan *p, const float *const b[6], uint32_t *key, uint32_t *range)
+{
+    fw v[6];
+    for (int f = 0; f < 6; f++)
+        v[f] = fw_loadu(b[f]);
+    /* min <= max on every axis, false for NaN */
+    mw ok = mw_and(mw_and(fw_le(v[0], v[3]), fw_le(v[1], v[4])), fw_le(v[2], v[5]));
+    /* float_key: negative floats flipped whole (~u = -1 - u), the others
+     * get the sign bit (u + 2^31, wrapping) */
+    iw u = fw_bits(v[p->axis0]);
+    iw k = iw_sel(iw_lt(u, iw_zero()), iw_sub(iw_splat(-1), u), iw_add(u, iw_splat(INT32_MIN)));
+    iw_storeu((int32_t *)(void *)key, k);
+    iw r = iw_zero();
+    if (p->bands > 1) {
+        const iw one = iw_splat(1);
+        fw lo = v[p->axis1], hi = v[3 + p->axis1];
+        iw first = sk_guess(p, lo), last = sk_guess(p, hi);
+        fw f0 = fw_gather(p->edge, first), f1 = fw_gather(p->edge, iw_add(first, one));
+        fw l0 = fw_gather(p->edge, last), l1 = fw_gather(p->edge, iw_add(last, one));
+        first = sk_settle(p->edge, first, f0, f1, lo, ok);
+        last = sk_settle(p->edge, last, l0, l1, hi, ok);
+        for (int s = 0; s < 8; s++)
+            last = iw_add(last, last);
+        r = iw_add(first, last);
+    }
+    iw_storeu((int32_t *)(void *)range, iw_sel(ok, r, iw_splat(GJKB_EMPTY_BOX)));
+}
+
+void GJKB_FN(gjkb__keys_run)(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key, uint32_t *range);
+void GJKB_FN(gjkb__keys_run)(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key, uint32_t *range)
+{
+    uint32_t i = first;
+    for (; i + GJKB_W <= end; i += GJKB_W) {
+        const float *const b[6] = { p->box[0] + i, p->box[1] + i, p->box[2] + i,
+                                    p->box[3] + i, p->box[4] + i, p->box[5] + i };
+        sk_bundle(p, b, key + (i - first), range + (i - first));
+    }
+    if (i < end) {
+        /* the tail through a copy padded with empty boxes */
+        float pad[6][GJKB_W];
+        uint32_t kt[GJKB_W], rt[GJKB_W], left = end - i;
+        for (int f = 0; f < 6; f++)
+            for (uint32_t l = 0; l < GJKB_W; l++)
+                pad[f][l] = l < left ? p->box[f][i + l] : NAN;
+        const float *const b[6] = { pad[0], pad[1], pad[2], pad[3], pad[4], pad[5] };
+        sk_bundle(p, b, kt, rt);
+        memcpy(key + (i - first), kt, sizeof(uint32_t) * left);
+        memcpy(range + (i - first), rt, sizeof(uint32_t) * left);
+    }
+}
+
+/* ---- the sort's fill ---------------------------------------------------------
+ * The deal (broadphase.c) leaves each slot's box index in its id; here a
+ * block at a time, the fields gathered from the caller's arrays and stored
+ * whole, aligned. Blocks past the live slots are sentinels; the one block
+ * that straddles takes its live lanes' indices (the other ids are not set)
+ * and NaN elsewhere. */
+void GJKB_FN(gjkb__fill_run)(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id, uint32_t first,
+                             uint32_t live, uint32_t end);
+void GJKB_FN(gjkb__fill_run)(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id, uint32_t first,
+                             uint32_t live, uint32_t end)
+{
+    const iw index = iw_splat(INT32_MAX);
+    const fw nan = fw_splat(NAN);
+    uint32_t at = first;
+    for (; at + GJKB_W <= live; at += GJKB_W) {
+        float *blk = box + (size_t)at * GJKB_SORTED_FIELDS;
+        iw ix = iw_and(iw_load((const int32_t *)(const void *)(id + at)), index);
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            fw_store(blk + f * GJKB_W, fw_gather(src[f], ix));
+    }
+    if (at < live && at < end) {
+        float *blk = box + (size_t)at * GJKB_SORTED_FIELDS;
+        mw on = mw_first_n((int)(live - at));
+        iw raw = iw_sel(on, iw_load((const int32_t *)(const void *)(id + at)), iw_zero());
+        iw ix = iw_and(raw, index);
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            fw_store(blk + f * GJKB_W, fw_sel(on, fw_gather(src[f], ix), nan));
+        iw_store((int32_t *)(void *)(id + at), raw);
+        at += GJKB_W;
+    }
+    for (; at < end; at += GJKB_W) {
+        float *blk = box + (size_t)at * GJKB_SORTED_FIELDS;
+        for (int f = 0; f < GJKB_SORTED_FIELDS; f++)
+            fw_store(blk + f * GJKB_W, nan);
+        iw_store((int32_t *)(void *)(id + at), iw_zero());
+    }
 }
