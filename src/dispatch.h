@@ -20,6 +20,43 @@ void gjkb__scratch_free(gjkb_context *ctx);
 gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
                               const gjkb__params *p, const gjkb_query *warm, gjkb_results *results);
 
+/* ---- bucket keys ---------------------------------------------------------
+ * The pipeline sorts pairs by a key so that a bundle's lanes need the same
+ * support code and about as many steps: analytic pairs by their two kinds
+ * (either order), pairs with hulls by their larger hull's size in steps of
+ * 8 points. A body's class carries what its side adds: its kind, or for a
+ * hull GJKB_HULL plus the size class of its (registered) hull. */
+enum { GJKB_KEY_ANALYTIC = GJKB_HULL * GJKB_HULL, GJKB_HULL_CLASSES = 34,
+       GJKB_KEYS = GJKB_KEY_ANALYTIC + GJKB_HULL_CLASSES };
+
+/* The class of a body of kind `kind` (< GJKB_KIND_COUNT), whose hull, for
+ * a hull body, has n points. */
+static inline unsigned gjkb__body_class(unsigned kind, int32_t n)
+{
+    if (kind != GJKB_HULL)
+        return kind;
+    int32_t c = (n + 7) / 8;
+    return GJKB_HULL + (unsigned)(c < GJKB_HULL_CLASSES - 1 ? c : GJKB_HULL_CLASSES - 1);
+}
+
+/* A pair's key and the kinds of its bodies a and b, from their classes,
+ * packed as key | kind_a << 8 | kind_b << 16 (gjkb__pipeline_frame's
+ * input). */
+static inline uint32_t gjkb__pair_info(unsigned class_a, unsigned class_b)
+{
+    unsigned hi = class_a > class_b ? class_a : class_b, lo = class_a > class_b ? class_b : class_a;
+    unsigned key = hi < GJKB_HULL ? hi * GJKB_HULL + lo : GJKB_KEY_ANALYTIC + hi - GJKB_HULL;
+    unsigned ka = class_a < GJKB_HULL ? class_a : GJKB_HULL, kb = class_b < GJKB_HULL ? class_b : GJKB_HULL;
+    return key | ka << 8 | kb << 16;
+}
+
+/* gjkb_step's narrowphase on a wide backend. The pairs are the
+ * broadphase's: every body was checked, every pair is of two valid bodies
+ * (an invalid body's box is empty), and info[i] is pair i's
+ * gjkb__pair_info, made in the sweep, so bucketing reads no body data. */
+gjkb_error gjkb__pipeline_frame(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                                const uint32_t *info, const gjkb__params *p, gjkb_results *results);
+
 void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *res);
 gjkb_result gjkb__invalid_result(void);
 

@@ -177,12 +177,9 @@ void gjkb__scratch_free(gjkb_context *ctx)
 
 /* ---- bucketing ---------------------------------------------------------- */
 
-/* Sort key, so that a bundle's lanes need about as many steps and the same
- * support code: analytic pairs first by their two kinds (either order),
- * then pairs with hulls by their larger hull's size in steps of 8 points, so a
- * bundle's hull loop is as long as its lanes need. */
-#define ANALYTIC (GJKB_HULL * GJKB_HULL)
-#define KEYS (ANALYTIC + 34)
+/* Sort keys: see gjkb__pair_info (dispatch.h). */
+#define ANALYTIC GJKB_KEY_ANALYTIC
+#define KEYS GJKB_KEYS
 
 /* The pairs in parts, one per thread: each part's keys, its counts per key
  * and then its place in the order are its own, and the parts join in pair
@@ -202,8 +199,7 @@ typedef struct key_part {
 /* The key of pairs with hulls: the larger hull's size class. */
 static inline int hull_key(int32_t n)
 {
-    int key = ANALYTIC + (n + 7) / 8;
-    return key < KEYS ? key : KEYS - 1;
+    return (int)(ANALYTIC + gjkb__body_class(GJKB_HULL, n) - GJKB_HULL);
 }
 
 /* The keys and kinds of the part's pairs and its counts per key, checking
@@ -266,6 +262,26 @@ static inline uint32_t split(uint32_t n, int p, int parts)
     return (uint32_t)((uint64_t)n * (uint64_t)p / (uint64_t)parts);
 }
 
+/* gjkb_step's key pass: the keys come with the pairs (gjkb__pair_info,
+ * made in the sweep), so only the counts are left. */
+static void info_keys(const uint32_t *info, key_part *part)
+{
+    uint32_t count[4][KEYS] = { { 0 } };
+    int first = -1;
+    unsigned differ = 0;
+    for (uint32_t i = part->first, end = part->end; i < end; i++) {
+        int key = (int)(info[i] & 0xFFu);
+        count[i & 3][key]++;
+        first = first < 0 ? key : first;
+        differ |= (unsigned)(key ^ first);
+    }
+    for (int k = 0; k < KEYS; k++)
+        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
+    part->key0 = first;
+    part->uniform = differ == 0;
+    part->ok = true;
+}
+
 /* The parts of n pairs for `threads` threads. */
 static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
 {
@@ -287,21 +303,33 @@ static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
 /* Pair i at position `at` of the order, with what the kernels load there:
  * its bodies, kinds and B's offset from A (in double, rounded once here, so
  * every backend reads the same floats). */
-static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjkb_pairs *pr, const gjkb_bodies *bd)
+static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjkb_pairs *pr, const gjkb_bodies *bd,
+                            int32_t ka, int32_t kb)
 {
     uint32_t a = pr->a[i], b = pr->b[i];
     s->order[at] = i;
     s->la[at] = (int32_t)a;
     s->lb[at] = (int32_t)b;
-    s->lka[at] = s->kind_a[i];
-    s->lkb[at] = s->kind_b[i];
+    s->lka[at] = ka;
+    s->lkb[at] = kb;
     s->ldx[at] = (float)(bd->px[b] - bd->px[a]);
     s->ldy[at] = (float)(bd->py[b] - bd->py[a]);
     s->ldz[at] = (float)(bd->pz[b] - bd->pz[a]);
 }
 
+/* Pair i's kinds: from its info where the sweep made it, else from the
+ * key pass. */
+static inline int32_t kind_a_of(const scratch *s, const uint32_t *info, uint32_t i)
+{
+    return info ? (int32_t)(info[i] >> 8 & 0xFFu) : s->kind_a[i];
+}
+static inline int32_t kind_b_of(const scratch *s, const uint32_t *info, uint32_t i)
+{
+    return info ? (int32_t)(info[i] >> 16) : s->kind_b[i];
+}
+
 static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
-                       const gjkb_bodies *bd)
+                       const gjkb_bodies *bd, const uint32_t *info)
 {
     bool uniform = true;
     for (int p = 0; p < parts; p++) {
@@ -310,7 +338,7 @@ static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n,
         uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
     }
     for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
-        put_lane(s, i, 0, pr, bd);
+        put_lane(s, i, 0, pr, bd, kind_a_of(s, info, 0), kind_b_of(s, info, 0));
     if (uniform)
         return 1;
     uint32_t sum = 0;
@@ -325,20 +353,28 @@ static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n,
 
 /* The part's pairs into the order: by key (counting sort: stable, so
  * deterministic), or in pair order. */
-static void part_place(const scratch *s, key_part *part, int how, const gjkb_pairs *pr, const gjkb_bodies *bd)
+static void part_place(const scratch *s, key_part *part, int how, const gjkb_pairs *pr, const gjkb_bodies *bd,
+                       const uint32_t *info)
 {
     const uint8_t *const keys = s->keys;
     if (how == 1) {
         for (uint32_t i = part->first; i < part->end; i++)
-            put_lane(s, i, i, pr, bd);
+            put_lane(s, i, i, pr, bd, kind_a_of(s, info, i), kind_b_of(s, info, i));
         return;
     }
     /* The next positions in a local array: the lane stores could alias
      * part->at, and its every increment would go through memory again. */
     uint32_t at[KEYS];
     memcpy(at, part->at, sizeof at);
+    if (info) {
+        for (uint32_t i = part->first; i < part->end; i++) {
+            uint32_t x = info[i];
+            put_lane(s, at[x & 0xFFu]++, i, pr, bd, (int32_t)(x >> 8 & 0xFFu), (int32_t)(x >> 16));
+        }
+        return;
+    }
     for (uint32_t i = part->first; i < part->end; i++)
-        put_lane(s, at[keys[i]]++, i, pr, bd);
+        put_lane(s, at[keys[i]]++, i, pr, bd, s->kind_a[i], s->kind_b[i]);
 }
 
 /* ---- body records -------------------------------------------------------- */
@@ -447,8 +483,19 @@ static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb
             scatter_refined(ctx, bodies, pairs, idx[j], p, w, results);
 }
 
-gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                              const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
+/* The key pass of part q: the batch's, or from the sweep's info. */
+static void keys_of(const gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs, const scratch *s,
+                    key_part *part, const uint32_t *info)
+{
+    if (info)
+        info_keys(info, part);
+    else
+        pair_keys(ctx, bodies, pairs, s, part);
+}
+
+static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                           const gjkb__params *p, const gjkb_query *warm, gjkb_results *results,
+                           const uint32_t *info)
 {
     const gjkb__kernel *k = gjkb__kernel_for(ctx->backend);
     if (!k)
@@ -504,10 +551,10 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     if (team == 1) {
         if (records)
             k->records(&w, bodies->kind, ctx->hull_count, 0, nb, s->records);
-        pair_keys(ctx, bodies, pairs, s, &part[0]);
-        how = bucket_join(s, part, 1, n, pairs, bodies);
+        keys_of(ctx, bodies, pairs, s, &part[0], info);
+        how = bucket_join(s, part, 1, n, pairs, bodies, info);
         if (how)
-            part_place(s, &part[0], how, pairs, bodies);
+            part_place(s, &part[0], how, pairs, bodies, info);
         for (uint32_t first = 0; how && first < n; first += CHUNK) {
             uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
             run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s, first, lanes, p, results);
@@ -523,13 +570,13 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
             }
             GJKB_OMP(omp for schedule(static, 1))
             for (int q = 0; q < parts; q++)
-                pair_keys(ctx, bodies, pairs, s, &part[q]);
+                keys_of(ctx, bodies, pairs, s, &part[q], info);
             GJKB_OMP(omp single)
-            how = bucket_join(s, part, parts, n, pairs, bodies);
+            how = bucket_join(s, part, parts, n, pairs, bodies, info);
             if (how) {
                 GJKB_OMP(omp for schedule(static, 1))
                 for (int q = 0; q < parts; q++)
-                    part_place(s, &part[q], how, pairs, bodies);
+                    part_place(s, &part[q], how, pairs, bodies, info);
                 /* The last chunks (hull pairs, the largest hulls last) take
                  * longest: they go first, and the cheap ones even out the
                  * threads' ends. */
@@ -555,4 +602,16 @@ gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, cons
     }
     ctx->message[0] = '\0';
     return GJKB_OK;
+}
+
+gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                              const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
+{
+    return pipeline(ctx, bodies, pairs, p, warm, results, NULL);
+}
+
+gjkb_error gjkb__pipeline_frame(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                                const uint32_t *info, const gjkb__params *p, gjkb_results *results)
+{
+    return pipeline(ctx, bodies, pairs, p, NULL, results, info);
 }
