@@ -85,10 +85,10 @@ static gjkb_context *context_for(gjkb_backend b)
     return ctx;
 }
 
-/* The batch over the scene's first `bodies` bodies (0: all of them). */
-static void run_over(gjkb_context *ctx, gjkb_mode mode, const gjkb_pairs *pairs, outputs *o, uint32_t bodies_used)
+/* The batch over the first `bodies_used` bodies of a view (0: all). */
+static void run_over(gjkb_context *ctx, gjkb_mode mode, gjkb_bodies bodies, const gjkb_pairs *pairs, outputs *o,
+                     uint32_t bodies_used)
 {
-    gjkb_bodies bodies = scene_bodies(&g_scene);
     if (bodies_used)
         bodies.count = bodies_used;
     gjkb_query q = { .mode = mode };
@@ -327,31 +327,58 @@ static void test_hull_strategies_identical(void **state)
  * per-body records the pipeline builds instead of gathering from the
  * arrays; the bits must not change. The same pairs, each body in two of
  * them, over just their bodies (records) and over the whole scene (more
- * bodies than pairs: gathers). */
+ * bodies than pairs: gathers). One body in 997 is broken (a NaN, zero or
+ * oversized rotation, a negative size, a NaN margin), so a record's
+ * invalid rotation and values are checked too. */
 static void test_records_identical(void **state)
 {
     (void)state;
     uint32_t n = g_pairs / 4 < 100000 ? g_pairs / 4 : 100000;
-    uint32_t m = 2 * n;
+    uint32_t m = 2 * n, nb = g_scene.body_count;
     uint32_t *ia = malloc(m * sizeof *ia), *ib = malloc(m * sizeof *ib);
     for (uint32_t i = 0; i < n; i++) {
         ia[i] = g_scene.pa[i], ib[i] = g_scene.pb[i];
         ia[n + i] = g_scene.pa[i], ib[n + i] = g_scene.pb[(i + 1) % n];
     }
     gjkb_pairs pairs = { m, ia, ib };
-    assert_true(m >= 2 * n && g_scene.body_count > 2 * m);
+    assert_true(m >= 2 * n && nb > 2 * m);
+
+    gjkb_bodies bodies = scene_bodies(&g_scene);
+    const float *src[6] = { g_scene.qw, g_scene.qx, g_scene.qy, g_scene.qz, g_scene.sz, g_scene.margin };
+    float *copy[6];
+    for (int k = 0; k < 6; k++) {
+        copy[k] = malloc(nb * sizeof(float));
+        memcpy(copy[k], src[k], nb * sizeof(float));
+    }
+    uint32_t broken = 0;
+    for (uint32_t i = 0; i < 2 * n; i += 997, broken++) {
+        switch (broken % 5) {
+        case 0: copy[0][i] = NAN; break;
+        case 1: copy[0][i] = copy[1][i] = copy[2][i] = copy[3][i] = 0.0f; break;
+        case 2: copy[1][i] = 2e15f; break;
+        case 3: copy[4][i] = -0.5f; break;
+        default: copy[5][i] = NAN; break;
+        }
+    }
+    bodies.qw = copy[0], bodies.qx = copy[1], bodies.qy = copy[2], bodies.qz = copy[3];
+    bodies.sz = copy[4], bodies.margin = copy[5];
+
     for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
         if (!gjkb_backend_available((gjkb_backend)b))
             continue;
         gjkb_context *ctx = context_for((gjkb_backend)b);
         for (int mode = GJKB_HIT; mode <= GJKB_DISTANCE; mode++) {
             outputs rec = outputs_make(m), gat = outputs_make(m);
-            run_over(ctx, (gjkb_mode)mode, &pairs, &rec, 2 * n);
-            run_over(ctx, (gjkb_mode)mode, &pairs, &gat, 0);
-            uint32_t hits = 0;
-            for (uint32_t i = 0; i < m; i++)
+            run_over(ctx, (gjkb_mode)mode, bodies, &pairs, &rec, 2 * n);
+            run_over(ctx, (gjkb_mode)mode, bodies, &pairs, &gat, 0);
+            uint32_t hits = 0, invalid = 0;
+            for (uint32_t i = 0; i < m; i++) {
                 hits += rec.status[i] == GJKB_OVERLAP;
+                invalid += rec.status[i] == GJKB_INVALID;
+            }
             assert_true(hits > m / 10);
+            /* each broken body is in two pairs, no pair has two */
+            assert_int_equal(invalid, 2 * broken);
             if (!outputs_identical(&rec, &gat))
                 fail_msg("%s %s: records and gathers differ", gjkb_backend_name((gjkb_backend)b),
                          mode == GJKB_HIT ? "hit" : "distance");
@@ -360,6 +387,8 @@ static void test_records_identical(void **state)
         }
         gjkb_destroy(ctx);
     }
+    for (int k = 0; k < 6; k++)
+        free(copy[k]);
     free(ia);
     free(ib);
 }
