@@ -33,8 +33,10 @@
 #define MIN_BAND_BOXES 256u
 
 struct gjkb__broad {
-    /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z */
+    /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z; and on a wide
+     * backend each body's class (gjkb__body_class), for the pairs' info */
     float *box[6];
+    uint32_t *cls;
     uint32_t box_cap;
     /* the sort: key << 32 | box index, twice for the radix passes */
     uint64_t *item[2];
@@ -50,8 +52,10 @@ struct gjkb__broad {
     /* the bands, each a sorted set of its own in the blocks above */
     gjkb__sorted band[MAX_BANDS];
     int bands;
-    /* pairs: the output, and one buffer per part of a threaded sweep */
+    /* pairs: the output, and one buffer per part of a threaded sweep;
+     * whether the output's info is the last gjkb_step's */
     gjkb__pairbuf pairs;
+    bool pairs_info;
     gjkb__pairbuf *part;
     bool *part_ok;
     uint32_t *part_range;   /* band, first, end, where its pairs go, thread per part */
@@ -91,7 +95,8 @@ bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more)
     if (more > UINT32_MAX - buf->count)
         return false;
     uint32_t cap = grown(buf->cap, buf->count + more);
-    if (!resize((void **)&buf->a, sizeof(uint32_t) * cap) || !resize((void **)&buf->b, sizeof(uint32_t) * cap))
+    if (!resize((void **)&buf->a, sizeof(uint32_t) * cap) || !resize((void **)&buf->b, sizeof(uint32_t) * cap) ||
+        !resize((void **)&buf->info, sizeof(uint32_t) * cap))
         return false;
     buf->cap = cap;
     return true;
@@ -101,6 +106,7 @@ static void pairbuf_free(gjkb__pairbuf *buf)
 {
     free(buf->a);
     free(buf->b);
+    free(buf->info);
     memset(buf, 0, sizeof *buf);
 }
 
@@ -118,6 +124,7 @@ void gjkb__broad_free(gjkb_context *ctx)
         return;
     for (int k = 0; k < 6; k++)
         free(st->box[k]);
+    free(st->cls);
     free(st->sorted);
     free(st->item[0]);
     free(st->item[1]);
@@ -153,13 +160,15 @@ static bool grow_arrays(void **arrays[], const size_t elem[], int n, uint32_t *c
 
 static bool boxes_reserve(struct gjkb__broad *st, uint32_t n)
 {
-    void **arrays[6];
-    size_t elem[6];
+    void **arrays[7];
+    size_t elem[7];
     for (int k = 0; k < 6; k++) {
         arrays[k] = (void **)&st->box[k];
         elem[k] = sizeof(float);
     }
-    return grow_arrays(arrays, elem, 6, &st->box_cap, n);
+    arrays[6] = (void **)&st->cls;
+    elem[6] = sizeof(uint32_t);
+    return grow_arrays(arrays, elem, 7, &st->box_cap, n);
 }
 
 static bool sort_reserve(struct gjkb__broad *st, uint32_t n)
@@ -290,22 +299,23 @@ static uint32_t split(uint32_t n, int p, int parts)
 
 /* ---- bounds ------------------------------------------------------------------ */
 
-/* Every body's box through the kernel, in ranges of whole bundles when
- * threaded (each body's box is its own, so any split gives the same bits). */
+/* Every body's box (and class, unless cls is NULL) through the kernel, in
+ * ranges of whole bundles when threaded (each body's box is its own, so any
+ * split gives the same bits). */
 static void run_bounds(const gjkb_context *ctx, const gjkb__broad_kernel *k, const gjkb_bodies *bodies,
-                       const gjkb_aabbs *out)
+                       const gjkb_aabbs *out, uint32_t *cls)
 {
     uint32_t n = bodies->count;
     int threads = threads_for(ctx, n);
     if (threads == 1) {
-        k->bounds(ctx, bodies, 0, n, out);
+        k->bounds(ctx, bodies, 0, n, out, cls);
         return;
     }
     GJKB_OMP(omp parallel for num_threads(threads) schedule(static, 1))
     for (int t = 0; t < threads; t++) {
         uint32_t first = split(n, t, threads) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
         uint32_t end = t + 1 == threads ? n : split(n, t + 1, threads) & ~(uint32_t)(GJKB_PACK_ALIGN - 1);
-        k->bounds(ctx, bodies, first, end, out);
+        k->bounds(ctx, bodies, first, end, out, cls);
     }
 }
 
@@ -325,7 +335,7 @@ gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs 
     const gjkb__broad_kernel *k = kernel_of(ctx, &e);
     if (!k)
         return e;
-    run_bounds(ctx, k, bodies, out);
+    run_bounds(ctx, k, bodies, out, NULL);
     ctx->message[0] = '\0';
     return GJKB_OK;
 }
@@ -776,10 +786,11 @@ static int team_size(void)
 /* The non-empty boxes sorted by min along the sweep axis (equal keys in box
  * order), then dealt into the bands they touch in that order, each band
  * copied into blocks of `width` boxes with NaN sentinels (st->band), the
- * ids of static bodies marked when flags are given; in parts across the
- * threads (sort_run), which gives the same bits. */
+ * ids of static bodies marked when flags are given, the classes (cls, by
+ * box) handed on to the sweep; in parts across the threads (sort_run),
+ * which gives the same bits. */
 static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__broad_kernel *k,
-                             const gjkb_aabbs *boxes, const uint8_t *flags)
+                             const gjkb_aabbs *boxes, const uint8_t *flags, const uint32_t *cls)
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for %u boxes";
     uint32_t n = boxes->count;
@@ -808,6 +819,7 @@ static gjkb_error sort_boxes(gjkb_context *ctx, struct gjkb__broad *st, const gj
         band->count = job.count[b];
         band->box = st->sorted + (size_t)job.start[b] * GJKB_SORTED_FIELDS;
         band->id = st->sorted_id + job.start[b];
+        band->cls = cls;
         band->band_lo = job.plan.edge[b];
     }
     st->bands = job.plan.bands;
@@ -825,6 +837,7 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
 {
     static const char *const oom = "gjkb_find_pairs: out of memory for the pairs (or more than 2^32 - 1)";
     st->pairs.count = 0;
+    const bool info = st->bands > 0 && st->band[0].cls;
     uint32_t boxes = 0;
     for (int b = 0; b < st->bands; b++)
         boxes += st->band[b].count;
@@ -880,6 +893,8 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
                 continue;
             memcpy(st->pairs.a + r[3], q->a, sizeof(uint32_t) * q->count);
             memcpy(st->pairs.b + r[3], q->b, sizeof(uint32_t) * q->count);
+            if (info)
+                memcpy(st->pairs.info + r[3], q->info, sizeof(uint32_t) * q->count);
         }
     }
     if (!ok)
@@ -887,13 +902,16 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
     return GJKB_OK;
 }
 
-/* The caller's filter, on the calling thread, in pair order. */
-static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *opt)
+/* The caller's filter, on the calling thread, in pair order (the info
+ * kept with its pair when there is one). */
+static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *opt, bool info)
 {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < pairs->count; i++) {
         uint32_t a = pairs->a[i], b = pairs->b[i];
         if (opt->filter(opt->user, a, b)) {
+            if (info)
+                pairs->info[kept] = pairs->info[i];
             pairs->a[kept] = a;
             pairs->b[kept++] = b;
         }
@@ -901,9 +919,10 @@ static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *op
     pairs->count = kept;
 }
 
-/* gjkb_find_pairs with its two phases timed (sort, sweep). */
+/* gjkb_find_pairs with its two phases timed (sort, sweep); with cls (a
+ * class per box) the pairs' info is made too, into st->pairs.info. */
 static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
-                             gjkb_pairs *out, double seconds[2])
+                             const uint32_t *cls, gjkb_pairs *out, double seconds[2])
 {
     uint32_t n = boxes->count;
     if (n > INT32_MAX)
@@ -919,8 +938,9 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
     if (!st)
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
 
+    st->pairs_info = false;
     double t0 = now();
-    e = sort_boxes(ctx, st, k, boxes, opt ? opt->flags : NULL);
+    e = sort_boxes(ctx, st, k, boxes, opt ? opt->flags : NULL, cls);
     if (e != GJKB_OK)
         return e;
     double t1 = now();
@@ -928,7 +948,8 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
     if (e != GJKB_OK)
         return e;
     if (opt && opt->filter)
-        filter_pairs(&st->pairs, opt);
+        filter_pairs(&st->pairs, opt, cls != NULL);
+    st->pairs_info = cls != NULL;
     double t2 = now();
 
     out->count = st->pairs.count;
@@ -948,7 +969,7 @@ gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjk
     if (!boxes || !out)
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_find_pairs: NULL %s", !boxes ? "boxes" : "out");
     double seconds[2];
-    return find_pairs(ctx, boxes, opt, out, seconds);
+    return find_pairs(ctx, boxes, opt, NULL, out, seconds);
 }
 
 /* ---- one frame ---------------------------------------------------------------- */
@@ -977,13 +998,16 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     if (!st || !boxes_reserve(st, bodies->count))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u boxes", bodies->count);
 
+    /* A wide backend's narrowphase takes each pair's bucket key from the
+     * sweep: the classes are made with the boxes and ride the sort. */
+    const bool info = ctx->backend != GJKB_BACKEND_REFERENCE;
     double t0 = now();
     gjkb_aabbs boxes = { bodies->count, st->box[0], st->box[1], st->box[2], st->box[3], st->box[4], st->box[5] };
-    run_bounds(ctx, k, bodies, &boxes);
+    run_bounds(ctx, k, bodies, &boxes, info ? st->cls : NULL);
     double t1 = now();
     gjkb_pairs pairs;
     double phases[2];
-    e = find_pairs(ctx, &boxes, opt, &pairs, phases);
+    e = find_pairs(ctx, &boxes, opt, info ? st->cls : NULL, &pairs, phases);
     if (e != GJKB_OK)
         return e;
     /* At least one entry: the batch call wants a status array even for no pairs. */
@@ -1015,6 +1039,11 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     out->seconds[3] = t3 - t2;
     ctx->message[0] = '\0';
     return GJKB_OK;
+}
+
+const uint32_t *gjkb__step_info(const gjkb_context *ctx)
+{
+    return ctx->broad && ctx->broad->pairs_info ? ctx->broad->pairs.info : NULL;
 }
 
 /* ---- threads ------------------------------------------------------------------- */

@@ -66,7 +66,7 @@ const gjkb__kernel *gjkb__kernel_for(gjkb_backend b)
 
 #define BROAD_DECL(isa)                                                                                     \
     void gjkb__bounds_run_##isa(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first,         \
-                                uint32_t end, const gjkb_aabbs *out);                                      \
+                                uint32_t end, const gjkb_aabbs *out, uint32_t *cls);                       \
     bool gjkb__sweep_run_##isa(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);   \
     void gjkb__keys_run_##isa(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key,          \
                               uint32_t *range);                                                            \

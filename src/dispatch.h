@@ -79,6 +79,10 @@ typedef struct gjkb__sorted {
      * body is static and static pairs are dropped: the sweep tests that
      * bit of both ids, no lookup by body id (ids are below 2^31). */
     const uint32_t *id;
+    /* gjkb_step on a wide backend: each body's class (gjkb__body_class), by
+     * body id, so that the sweep writes each pair's gjkb__pair_info next to
+     * it. NULL: no info. */
+    const uint32_t *cls;
     /* One band of the sweep (broadphase.c): a pair is reported here only
      * where the larger of its two mins along axis 1 is >= band_lo (-inf in
      * the first band), so a pair whose boxes share several bands comes out
@@ -94,9 +98,10 @@ enum { GJKB_SORTED_MIN0, GJKB_SORTED_MAX0, GJKB_SORTED_MIN1, GJKB_SORTED_MAX1, G
 #define GJKB_SORTED_AT(j, f, w) \
     ((size_t)(j) / (w) * ((w) * GJKB_SORTED_FIELDS) + (size_t)(f) * (w) + (size_t)(j) % (w))
 
-/* A growable list of pairs (a < b). */
+/* A growable list of pairs (a < b), with room for each one's info
+ * (gjkb__pair_info), written only by a sweep whose boxes carry classes. */
 typedef struct gjkb__pairbuf {
-    uint32_t *a, *b;
+    uint32_t *a, *b, *info;
     uint32_t count, cap;
 } gjkb__pairbuf;
 
@@ -126,12 +131,14 @@ typedef struct gjkb__broad_kernel {
     const char *name;
     int width;
     /* Boxes of bodies [first, end) into out (arguments already checked:
-     * kinds and hull ids in range). */
+     * kinds and hull ids in range), and unless cls is NULL each body's
+     * gjkb__body_class into cls[i]. */
     void (*bounds)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,
-                   const gjkb_aabbs *out);
+                   const gjkb_aabbs *out, uint32_t *cls);
     /* Appends the overlapping pairs of sorted boxes i in [first, end)
-     * against every later box, in order of i then of the later box; false
-     * when the buffer cannot grow (the pairs so far stay). */
+     * against every later box, in order of i then of the later box, and
+     * when s->cls is set their info; false when the buffer cannot grow
+     * (the pairs so far stay). */
     bool (*sweep)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);
     /* The sort's key pass over boxes [first, end): key[i - first] the
      * order-keeping unsigned key of the box's min along axis0 (-0 just
@@ -149,5 +156,10 @@ typedef struct gjkb__broad_kernel {
 /* The broad kernels at a backend's width (reference: width 1), with the
  * same availability as gjkb__kernel_for; NULL when this build has none. */
 const gjkb__broad_kernel *gjkb__broad_for(gjkb_backend backend);
+
+/* For the tests: the info of the pairs of the context's last gjkb_step
+ * (in pair order), or NULL when that step made none (reference backend)
+ * or a gjkb_find_pairs came after it. */
+const uint32_t *gjkb__step_info(const gjkb_context *ctx);
 
 #endif

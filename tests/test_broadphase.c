@@ -3,13 +3,16 @@
  * rounding; sweep-and-prune against brute force on random and degenerate
  * scenes, on every backend this build has and at several thread counts
  * (identical pair lists); flags and the filter; gjkb_step against the
- * reference backend on the brute-force pair set; bad arguments. */
+ * reference backend on the brute-force pair set, and its narrowphase (fed
+ * the sweep's bucket keys) against gjkb_query_batch on its own pairs; bad
+ * arguments. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "dispatch.h"
 #include "internal.h"
 #include "testutil.h"
 
@@ -1000,8 +1003,10 @@ static void frame_copy_make(frame_copy *c, const gjkb_frame *f)
                       f->results.bz, f->results.nx, f->results.ny, f->results.nz };
     size_t elem[14] = { 4, 4, 1, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8 };
     for (int k = 0; k < 14; k++) {
-        c->mem[k] = tu_realloc(NULL, n * elem[k]);
-        memcpy(c->mem[k], src[k], f->pairs.count * elem[k]);
+        /* hit mode: no points */
+        c->mem[k] = src[k] ? tu_realloc(NULL, n * elem[k]) : NULL;
+        if (src[k])
+            memcpy(c->mem[k], src[k], f->pairs.count * elem[k]);
     }
     c->f.pairs.a = c->mem[0], c->f.pairs.b = c->mem[1];
     c->f.results.status = c->mem[2], c->f.results.iterations = c->mem[3], c->f.results.distance = c->mem[4];
@@ -1051,6 +1056,136 @@ static void test_step_threads(void **state)
         frame_copy_free(&one);
         gjkb_destroy(ctx);
     }
+    world_free(&w);
+}
+
+/* Big hulls past the first size classes, up to the last (capped) one. */
+static const uint32_t big_hull_n[] = { 40, 130, 300 };
+#define N_BIG (sizeof big_hull_n / sizeof big_hull_n[0])
+
+static int drop_sevenths(void *user, uint32_t a, uint32_t b)
+{
+    (void)user;
+    return (a + 3u * b) % 7u != 0;
+}
+
+/* gjkb_step's narrowphase buckets the pairs by the info the sweep wrote
+ * (wide backends): its answers must be gjkb_query_batch's on the frame's
+ * own pairs, bit for bit, in both modes, on every backend and 1 to 3
+ * threads, with static bodies and a filter dropping pairs after the sweep.
+ * The info itself is checked too against gjkb__pair_info of the two
+ * bodies' classes. */
+static void test_step_info(void **state)
+{
+    (void)state;
+    world w;
+    world_make(&w, 8000, 2.0, 33);
+    tu_rng r = tu_rng_make(34);
+    float *big[N_BIG];
+    for (size_t k = 0; k < N_BIG; k++) {
+        big[k] = tu_realloc(NULL, 3 * big_hull_n[k] * sizeof(float));
+        tu_random_hull_points(&r, big[k], big_hull_n[k]);
+    }
+    /* Every third hull body takes one of the big hulls. */
+    uint32_t *hull = tu_realloc(NULL, w.t.nb * sizeof(uint32_t));
+    uint8_t *flags = tu_realloc(NULL, w.t.nb);
+    uint32_t nth = 0;
+    for (uint32_t i = 0; i < w.t.nb; i++) {
+        hull[i] = w.t.hull[i];
+        if (w.t.kind[i] == GJKB_HULL && nth++ % 3 == 0)
+            hull[i] = N_HULLS + (uint32_t)tu_below(&r, N_BIG);
+        flags[i] = i % 13 < 4 ? GJKB_BODY_STATIC : 0;
+    }
+    gjkb_bodies bodies = tu_batch_bodies(&w.t);
+    bodies.hull = hull;
+    gjkb_broadphase_options opt = { flags, drop_sevenths, NULL };
+
+    int max_threads = have_threads() ? 3 : 1;
+    uint32_t checked = 0;
+    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
+        if (!gjkb_backend_available((gjkb_backend)be))
+            continue;
+        const char *name = gjkb_backend_name((gjkb_backend)be);
+        gjkb_context *ctx = world_context(&w, (gjkb_backend)be);
+        for (size_t k = 0; k < N_BIG; k++) {
+            uint32_t id;
+            assert_int_equal(gjkb_hull_add(ctx, big[k], big_hull_n[k], &id), GJKB_OK);
+            assert_int_equal(id, N_HULLS + k);
+        }
+        for (int t = 1; t <= max_threads; t++) {
+            assert_int_equal(gjkb_set_threads(ctx, t), GJKB_OK);
+            for (int mode = 0; mode < 2; mode++) {
+                gjkb_query q = { .mode = mode ? GJKB_DISTANCE : GJKB_HIT };
+                gjkb_frame f;
+                if (gjkb_step(ctx, &bodies, &opt, &q, &f) != GJKB_OK)
+                    fail_msg("%s: %s", name, gjkb_last_error(ctx));
+                uint32_t n = f.pairs.count;
+                assert_true(n > 3 * 4 * 256);
+
+                /* The info, pair by pair (none on the reference backend). */
+                const uint32_t *info = gjkb__step_info(ctx);
+                if (be == GJKB_BACKEND_REFERENCE) {
+                    assert_null(info);
+                } else {
+                    assert_non_null(info);
+                    unsigned seen_hull_keys = 0;
+                    for (uint32_t i = 0; i < n; i++) {
+                        uint32_t a = f.pairs.a[i], b = f.pairs.b[i];
+                        unsigned ca = gjkb__body_class(bodies.kind[a], ctx->hull_n[hull[a]]);
+                        unsigned cb = gjkb__body_class(bodies.kind[b], ctx->hull_n[hull[b]]);
+                        if (info[i] != gjkb__pair_info(ca, cb))
+                            fail_msg("%s, %d threads: pair %u (%u, %u): info %#x, want %#x", name, t, i, a, b,
+                                     info[i], gjkb__pair_info(ca, cb));
+                        seen_hull_keys |= (info[i] & 0xFFu) == GJKB_KEYS - 1 ? 1u : 0u;
+                        seen_hull_keys |= (info[i] & 0xFFu) == GJKB_KEY_ANALYTIC + 5 ? 2u : 0u;
+                    }
+                    assert_int_equal(seen_hull_keys, 3);   /* the capped class and a middle one came up */
+                }
+
+                /* The frame's answers are the batch call's on its pairs. */
+                frame_copy got;
+                frame_copy_make(&got, &f);
+                bool points = mode == 1;
+                uint8_t *status = tu_realloc(NULL, n);
+                uint32_t *iters = tu_realloc(NULL, n * 4);
+                double *d[10];
+                for (int k = 0; k < 10; k++)
+                    d[k] = tu_realloc(NULL, n * sizeof(double));
+                gjkb_results res = { status, d[0], points ? d[1] : NULL, points ? d[2] : NULL,
+                                     points ? d[3] : NULL, points ? d[4] : NULL, points ? d[5] : NULL,
+                                     points ? d[6] : NULL, points ? d[7] : NULL, points ? d[8] : NULL,
+                                     points ? d[9] : NULL, iters };
+                assert_int_equal(gjkb_query_batch(ctx, &bodies, &got.f.pairs, &q, &res), GJKB_OK);
+                if (memcmp(status, got.f.results.status, n) || memcmp(iters, got.f.results.iterations, n * 4) ||
+                    memcmp(d[0], got.f.results.distance, n * sizeof(double)))
+                    fail_msg("%s, %d threads, mode %d: the frame's answers differ from the batch call's", name, t,
+                             mode);
+                const double *fp[9] = { got.f.results.ax, got.f.results.ay, got.f.results.az,
+                                        got.f.results.bx, got.f.results.by, got.f.results.bz,
+                                        got.f.results.nx, got.f.results.ny, got.f.results.nz };
+                for (int k = 0; points && k < 9; k++)
+                    if (memcmp(d[1 + k], fp[k], n * sizeof(double)))
+                        fail_msg("%s, %d threads: the frame's points differ from the batch call's", name, t);
+                free(status);
+                free(iters);
+                for (int k = 0; k < 10; k++)
+                    free(d[k]);
+                frame_copy_free(&got);
+                checked++;
+            }
+        }
+        /* find_pairs after a step leaves no info behind. */
+        gjkb_aabbs none = { 0, NULL, NULL, NULL, NULL, NULL, NULL };
+        gjkb_pairs fp;
+        assert_int_equal(gjkb_find_pairs(ctx, &none, NULL, &fp), GJKB_OK);
+        assert_null(gjkb__step_info(ctx));
+        gjkb_destroy(ctx);
+    }
+    assert_true(checked >= 2);
+    for (size_t k = 0; k < N_BIG; k++)
+        free(big[k]);
+    free(hull);
+    free(flags);
     world_free(&w);
 }
 
@@ -1159,6 +1294,7 @@ int main(void)
         cmocka_unit_test(test_bounds_validity),
         cmocka_unit_test(test_step_against_reference),
         cmocka_unit_test(test_step_threads),
+        cmocka_unit_test(test_step_info),
         cmocka_unit_test(test_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,9 +164,30 @@ static inline void bd_hull_extent(const gjkb_context *ctx, mw has, iw first, iw 
     }
 }
 
+/* gjkb__body_class of hull lanes with n points (n >= 0). */
+static inline iw bd_hull_class(iw n)
+{
+    iw c = iw_min(iw_shr(iw_add(n, iw_splat(7)), 3), iw_splat(GJKB_HULL_CLASSES - 1));
+    return iw_add(c, iw_splat(GJKB_HULL));
+}
+
+/* The first `lanes` of c to cls. */
+static inline void bd_store_cls(uint32_t *cls, uint32_t lanes, iw c)
+{
+    if (lanes == GJKB_W) {
+        iw_storeu((int32_t *)(void *)cls, c);
+    } else {
+        _Alignas(64) int32_t l[GJKB_W];
+        iw_store(l, c);
+        memcpy(cls, l, sizeof(uint32_t) * lanes);
+    }
+}
+
 /* Boxes of the W bodies of v; the first `lanes` are written to out[0..5]
- * (min x, y, z, max x, y, z) at the same offset. */
-static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes, float *const out[6])
+ * (min x, y, z, max x, y, z) at the same offset, and unless cls is NULL
+ * their classes to cls[0..]: the kind is at hand, and a hull's size is
+ * gathered here anyway. */
+static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes, float *const out[6], uint32_t *cls)
 {
     const fw zero = fw_zero();
     _Alignas(64) int32_t kinds[GJKB_W];
@@ -177,6 +198,9 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
     mw box = iw_eq(kind, iw_splat(GJKB_BOX)), cone = iw_eq(kind, iw_splat(GJKB_CONE));
     mw round = mw_or(iw_eq(kind, iw_splat(GJKB_CYLINDER)), cone);
     mw hull = iw_eq(kind, iw_splat(GJKB_HULL));
+    /* stored now, not kept: a hull lane's is stored over below */
+    if (cls)
+        bd_store_cls(cls, lanes, kind);
 
     /* Rotation: the float rule of gjkb__shape_valid, then normalized. */
     fw qw = fw_loadu(v->qw), qx = fw_loadu(v->qx), qy = fw_loadu(v->qy), qz = fw_loadu(v->qz);
@@ -215,7 +239,10 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
         fw radius = fw_gather(ctx->hull_radius, id);
         mw hull_ok = mw_and(hull, fw_isfinite(radius));
         valid = mw_and(valid, mw_or(mw_not(hull), hull_ok));
-        iw n = iw_sel(hull_ok, iw_gather(ctx->hull_n, id), iw_zero());
+        iw all_n = iw_gather(ctx->hull_n, id);
+        iw n = iw_sel(hull_ok, all_n, iw_zero());
+        if (cls)
+            bd_store_cls(cls, lanes, iw_sel(hull, bd_hull_class(all_n), kind));
         iw first = iw_sel(hull_ok, iw_gather(ctx->hull_first, id), iw_zero());
         fw hlo[3], hhi[3];
         bd_hull_extent(ctx, iw_lt(iw_zero(), n), first, n, r, hlo, hhi);
@@ -271,9 +298,9 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
 }
 
 void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,
-                               const gjkb_aabbs *out);
+                               const gjkb_aabbs *out, uint32_t *cls);
 void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,
-                               const gjkb_aabbs *out)
+                               const gjkb_aabbs *out, uint32_t *cls)
 {
     const gjkb_bodies *b = bodies;
     uint32_t i = first;
@@ -283,7 +310,7 @@ void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodie
                       b->hull ? b->hull + i : NULL };
         float *const o[6] = { out->min_x + i, out->min_y + i, out->min_z + i,
                               out->max_x + i, out->max_y + i, out->max_z + i };
-        bd_bundle(ctx, &v, GJKB_W, o);
+        bd_bundle(ctx, &v, GJKB_W, o, cls ? cls + i : NULL);
     }
     if (i >= end)
         return;
@@ -313,5 +340,5 @@ void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodie
     bd_view v = { kind, px, py, pz, qw, qx, qy, qz, sx, sy, sz, b->margin ? mg : NULL, b->hull ? hull : NULL };
     float *const o[6] = { out->min_x + i, out->min_y + i, out->min_z + i,
                           out->max_x + i, out->max_y + i, out->max_z + i };
-    bd_bundle(ctx, &v, lanes, o);
+    bd_bundle(ctx, &v, lanes, o, cls ? cls + i : NULL);
 }

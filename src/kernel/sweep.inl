@@ -25,7 +25,15 @@
  * Pairs come out in order of i, then of the later box, whatever the width.
  * Ids are looked up only for hits (or, with a compress instruction, for the
  * bundles that reach sw_emit), and the buffer's room is checked once per
- * bundle of W candidates. */
+ * bundle of W candidates.
+ *
+ * With body classes (gjkb_step on a wide backend), each pair's
+ * gjkb__pair_info is written next to it, so that the narrowphase buckets
+ * the pairs without reading any body: once the range is swept, W pairs at
+ * a time from the classes of their ids, while the pairs are still in cache.
+ * (Made per bundle in the compress path instead, from classes carried in
+ * the sorted slots, it cost as much in the sweep and more in the sort: most
+ * bundles hold no hit or one.) */
 
 #include "dispatch.h"
 
@@ -111,8 +119,36 @@ static inline unsigned sw_bundle(const float *c, fw hi0, fw lo1, fw hi1, fw lo2,
     return mw_bits(mw_and(y, z));
 }
 
-bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);
-bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out)
+/* gjkb__pair_info of W pairs whose bodies have classes ca and cb, as
+ * dispatch.h spells it (the key: analytic pairs hi * GJKB_HULL + lo, pairs
+ * with a hull GJKB_KEY_ANALYTIC + hi - GJKB_HULL; the kinds are the classes
+ * capped at GJKB_HULL). The parts do not overlap: + is |. */
+_Static_assert(GJKB_HULL == 5 && GJKB_KEYS <= 256, "sw_info: hi * 5 is hi * 4 + hi; the key is a byte");
+static inline iw sw_info(iw ca, iw cb)
+{
+    const iw hull = iw_splat(GJKB_HULL);
+    iw hi = iw_max(ca, cb), lo = iw_min(ca, cb);
+    iw analytic = iw_add(iw_add(iw_shl(hi, 2), hi), lo);
+    iw key = iw_sel(iw_lt(hi, hull), analytic, iw_add(hi, iw_splat(GJKB_KEY_ANALYTIC - GJKB_HULL)));
+    iw kinds = iw_add(iw_shl(iw_min(ca, hull), 8), iw_shl(iw_min(cb, hull), 16));
+    return iw_add(key, kinds);
+}
+
+/* The info of pairs [from, to) of buf from the classes by body id. */
+static void sw_infos(gjkb__pairbuf *buf, uint32_t from, uint32_t to, const uint32_t *cls)
+{
+    const int32_t *const c = (const int32_t *)(const void *)cls;
+    uint32_t k = from;
+    for (; k + GJKB_W <= to; k += GJKB_W) {
+        iw ca = iw_gather(c, iw_loadu((const int32_t *)(const void *)(buf->a + k)));
+        iw cb = iw_gather(c, iw_loadu((const int32_t *)(const void *)(buf->b + k)));
+        iw_storeu((int32_t *)(void *)(buf->info + k), sw_info(ca, cb));
+    }
+    for (; k < to; k++)
+        buf->info[k] = gjkb__pair_info(cls[buf->a[k]], cls[buf->b[k]]);
+}
+
+static bool sw_run(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out)
 {
     const float *const box = s->box;
     const unsigned full = (1u << GJKB_W) - 1u;
@@ -144,6 +180,17 @@ bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t en
     }
     out->count = o.count;
     return true;
+}
+
+bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);
+bool GJKB_FN(gjkb__sweep_run)(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out)
+{
+    uint32_t from = out->count;
+    bool ok = sw_run(s, first, end, out);
+    /* on failure too: the pairs so far stay, with their info */
+    if (s->cls)
+        sw_infos(out, from, out->count, s->cls);
+    return ok;
 }
 
 /* ---- the sort's key pass --------------------------------------------------

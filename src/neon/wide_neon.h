@@ -179,6 +179,15 @@ static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
     return simde_vcombine_f32(simde_vcvt_f32_f64(lo), simde_vcvt_f32_f64(hi));
 }
 
+/* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
+ * bounds kernel's body classes, the sweep's pair info); by a register, as
+ * the immediate forms need a constant the compiler may not see ---- */
+static inline iw iw_shl(iw a, int n) { return simde_vshlq_s32(a, simde_vdupq_n_s32(n)); }
+static inline iw iw_shr(iw a, int n)   /* logical: a negative count shifts right */
+{
+    return simde_vreinterpretq_s32_u32(simde_vshlq_u32(simde_vreinterpretq_u32_s32(a), simde_vdupq_n_s32(-n)));
+}
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_NEON_H */

@@ -130,6 +130,11 @@ static inline int32_t iw_reduce_min(iw a) { return a; }
 static inline fw fw_gather_f64(const double *base, iw idx) { return (float)base[idx]; }
 static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib) { return (float)(base[ib] - base[ia]); }
 
+/* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
+ * bounds kernel's body classes, the sweep's pair info) ---- */
+static inline iw iw_shl(iw a, int n) { return (int32_t)((uint32_t)a << n); }
+static inline iw iw_shr(iw a, int n) { return (int32_t)((uint32_t)a >> n); }   /* logical */
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_SCALAR_H */

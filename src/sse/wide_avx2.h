@@ -189,6 +189,12 @@ static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
     return simde_mm256_set_m128(simde_mm256_cvtpd_ps(hi), simde_mm256_cvtpd_ps(lo));
 }
 
+/* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
+ * bounds kernel's body classes, the sweep's pair info); the count form,
+ * which a constant count folds to the immediate one ---- */
+static inline iw iw_shl(iw a, int n) { return simde_mm256_sll_epi32(a, simde_mm_cvtsi32_si128(n)); }
+static inline iw iw_shr(iw a, int n) { return simde_mm256_srl_epi32(a, simde_mm_cvtsi32_si128(n)); }   /* logical */
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_AVX2_H */

@@ -158,6 +158,12 @@ static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
     return simde_mm_movelh_ps(simde_mm_cvtpd_ps(simde_mm_sub_pd(blo, alo)), simde_mm_cvtpd_ps(simde_mm_sub_pd(bhi, ahi)));
 }
 
+/* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
+ * bounds kernel's body classes, the sweep's pair info); the count form,
+ * which a constant count folds to the immediate one ---- */
+static inline iw iw_shl(iw a, int n) { return simde_mm_sll_epi32(a, simde_mm_cvtsi32_si128(n)); }
+static inline iw iw_shr(iw a, int n) { return simde_mm_srl_epi32(a, simde_mm_cvtsi32_si128(n)); }   /* logical */
+
 #include "../kernel/wide_common.h"
 
 #endif /* GJKB_WIDE_SSE4_H */
