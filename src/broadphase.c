@@ -1022,7 +1022,12 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
                        points ? st->res[4] : NULL, points ? st->res[5] : NULL, points ? st->res[6] : NULL,
                        points ? st->res[7] : NULL, points ? st->res[8] : NULL, points ? st->res[9] : NULL,
                        st->iterations };
-    e = gjkb_query_batch(ctx, bodies, &pairs, query, &r);
+    /* A wide backend's narrowphase buckets by the sweep's info; the
+     * reference backend has no buckets. No pairs, nothing to ask. */
+    if (!info)
+        e = gjkb_query_batch(ctx, bodies, &pairs, query, &r);
+    else if (pairs.count > 0)
+        e = gjkb__pipeline_frame(ctx, bodies, &pairs, st->pairs.info, &p, &r);
     if (e != GJKB_OK)
         return e;
     uint32_t hits = 0;
