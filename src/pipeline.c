@@ -386,6 +386,8 @@ static void part_place(const scratch *s, key_part *part, int how, const gjkb_pai
  * SSE4.1 3.81 -> 3.76, width 1 6.9 -> 7.1; on the benchmark workloads (half
  * a pair per body) a scalar build pass cost 20-30%. */
 #define RECORDS_FROM 1.0
+/* At most this many bytes of records for per-thread copies. */
+#define RECORD_COPIES_BYTES (32u << 20)
 
 static bool records_reserve(gjkb_context *ctx, scratch *s, uint32_t n)
 {
@@ -509,8 +511,6 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
     scratch *s = ctx->scratch;
     const uint32_t nb = bodies->count;
     bool records = k->width > 1 && (double)pairs->count >= RECORDS_FROM * (double)nb;
-    if (records && !records_reserve(ctx, s, nb))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
 
     /* The hull table is never empty: lanes without hulls read entry 0. */
     static const int32_t zero_i = 0;
@@ -545,6 +545,14 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
     team = team > parts ? team : parts;
     if (team > 1 && !scratch_threads(ctx, s, team))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", team);
+    /* Threads build the records each for itself where that stays small:
+     * the kernels read records at random, and one written on the other
+     * core is a cache line to fetch from there (gjkbatch run, 2 threads,
+     * with the VM's cores slow to trade lines: narrowphase 1.33 -> 1.07 ms). */
+    int copies = records && team > 1 && (uint64_t)nb * team * GJKB_BODY_RECORD * sizeof(float) <= RECORD_COPIES_BYTES
+                     ? team : 1;
+    if (records && !records_reserve(ctx, s, nb * (uint32_t)copies))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
     for (int t = 0; t < team; t++)
         *(t == 0 ? &s->lanes : &s->more[t - 1])->counts = (gjkb__counts){ 0, 0 };
     int how = 0;
@@ -562,7 +570,12 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
     } else {
         GJKB_OMP(omp parallel num_threads(team))
         {
-            if (records) {
+            gjkb__world tw = w;
+            if (records && copies > 1) {
+                float *own = s->records + (size_t)gjkb__thread_id() * nb * GJKB_BODY_RECORD;
+                k->records(&w, bodies->kind, ctx->hull_count, 0, nb, own);
+                tw.records = own;
+            } else if (records) {
                 GJKB_OMP(omp for schedule(static))
                 for (int t = 0; t < team; t++)
                     k->records(&w, bodies->kind, ctx->hull_count, split(nb, t, team), split(nb, t + 1, team),
@@ -585,7 +598,7 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
                     int t = gjkb__thread_id();
                     uint32_t first = (chunks - 1 - c) * CHUNK;
                     uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
-                    run_chunk(ctx, k, &w, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s, first,
+                    run_chunk(ctx, k, &tw, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s, first,
                               lanes, p, results);
                 }
             }
