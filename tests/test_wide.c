@@ -302,6 +302,8 @@ static void test_scalar_semantics(void **state)
         expect_op(&bad, WCHK_I_MAX, i, o->r[WCHK_I_MAX][i], ia < ib ? ub_i : ua_i);
         expect_op(&bad, WCHK_I_SEL, i, o->r[WCHK_I_SEL][i], m ? ua_i : ub_i);
         expect_op(&bad, WCHK_I_SEL_LT, i, o->r[WCHK_I_SEL_LT][i], ia < ib ? ua_i : ub_i);
+        expect_op(&bad, WCHK_I_SHL, i, o->r[WCHK_I_SHL][i], ua_i << 5);
+        expect_op(&bad, WCHK_I_SHR, i, o->r[WCHK_I_SHR][i], ua_i >> 7);
 
         /* p = (a, b, c), q = (b, c, a) */
         float dot = a * b + b * c;

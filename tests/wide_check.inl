@@ -255,6 +255,8 @@ void WCHK(wchk_run)(const wchk_in *in, wchk_out *out)
         put_i(out, WCHK_I_MAX, i, iw_max(ia, ib));
         put_i(out, WCHK_I_SEL, i, iw_sel(m, ia, ib));
         put_i(out, WCHK_I_SEL_LT, i, iw_sel(iw_lt(ia, ib), ia, ib));
+        put_i(out, WCHK_I_SHL, i, iw_shl(ia, 5));
+        put_i(out, WCHK_I_SHR, i, iw_shr(ia, 7));
 
         v3w p = v3_make(a, b, c), q = v3_load(in->b + i, in->c + i, in->a + i);
         v3w x = v3_cross(p, q);
@@ -277,6 +279,34 @@ void WCHK(wchk_run)(const wchk_in *in, wchk_out *out)
         for (int k = 0; k < W; k++)
             if (x[k] != 1.5f || y[k] != -2.0f || z[k] != 0.25f)
                 fail(out, "v3_store lane %d", k);
+    }
+
+    /* records: W rows stored as W records, then loaded back in reverse
+     * lane order (value 100 k + lane + 0.5: field k of record lane) */
+    {
+        _Alignas(64) float rec[W * GJKB_RECORD];
+        _Alignas(GJKB_ALIGN) float row[W];
+        _Alignas(GJKB_ALIGN) int32_t rev[W];
+        fw rows[GJKB_RECORD], back[GJKB_RECORD];
+        for (int k = 0; k < GJKB_RECORD; k++) {
+            for (int l = 0; l < W; l++)
+                row[l] = 100.0f * (float)k + (float)l + 0.5f;
+            rows[k] = fw_load(row);
+        }
+        fw_store_records(rec, rows);
+        for (int l = 0; l < W; l++)
+            for (int k = 0; k < GJKB_RECORD; k++)
+                if (rec[l * GJKB_RECORD + k] != 100.0f * (float)k + (float)l + 0.5f)
+                    fail(out, "fw_store_records: record %d field %d", l, k);
+        for (int l = 0; l < W; l++)
+            rev[l] = W - 1 - l;
+        fw_load_records(rec, iw_load(rev), back);
+        for (int k = 0; k < GJKB_RECORD; k++) {
+            fw_store(row, back[k]);
+            for (int l = 0; l < W; l++)
+                if (row[l] != 100.0f * (float)k + (float)(W - 1 - l) + 0.5f)
+                    fail(out, "fw_load_records: lane %d field %d", l, k);
+        }
     }
 
     check_masks(out);
