@@ -232,18 +232,21 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
             return;
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
-        /* No branch on the kinds: whether a pair holds a hull, and which
-         * kind comes first, are coin tosses the predictor loses. A hull
-         * lane reads its hull's size, the others entry 0 (never used). */
-        bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
-        uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
-        if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
-            return;
-        int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
-        int32_t n = ha ? na : 0;
-        n = hb && nb > n ? nb : n;
+        /* Which kind comes first is a coin toss the predictor loses: no
+         * branch on it. A batch without hulls skips their lookups (the one
+         * branch left, always the same way there). */
         unsigned hi = ka > kb ? ka : kb, lo = ka > kb ? kb : ka;
-        int key = (ha | hb) ? hull_key(n) : (int)(hi * GJKB_HULL + lo);
+        int key = (int)(hi * GJKB_HULL + lo);
+        if (hi == GJKB_HULL) {
+            bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
+            uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
+            if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
+                return;
+            int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
+            int32_t n = ha ? na : 0;
+            n = hb && nb > n ? nb : n;
+            key = hull_key(n);
+        }
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
         first = first < 0 ? key : first;
