@@ -196,6 +196,18 @@ typedef struct key_part {
     uint32_t at[KEYS];       /* counts, then where the part's pairs of each key go */
 } key_part;
 
+/* A part's key pass done: its counts (from four interleaved counters: runs
+ * of one key would otherwise chain every increment through memory), its
+ * first key and whether every key equals it. */
+static void part_counts(key_part *part, uint32_t count[4][KEYS], int first, unsigned differ)
+{
+    for (int k = 0; k < KEYS; k++)
+        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
+    part->key0 = first;
+    part->uniform = differ == 0;
+    part->ok = true;
+}
+
 /* The key of pairs with hulls: the larger hull's size class. */
 static inline int hull_key(int32_t n)
 {
@@ -252,11 +264,7 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
         first = first < 0 ? key : first;
         differ |= (unsigned)(key ^ first);
     }
-    for (int k = 0; k < KEYS; k++)
-        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
-    part->key0 = first;
-    part->uniform = differ == 0;
-    part->ok = true;
+    part_counts(part, count, first, differ);
 }
 
 /* Where part p of n items in `parts` parts starts. */
@@ -278,11 +286,7 @@ static void info_keys(const uint32_t *info, key_part *part)
         first = first < 0 ? key : first;
         differ |= (unsigned)(key ^ first);
     }
-    for (int k = 0; k < KEYS; k++)
-        part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
-    part->key0 = first;
-    part->uniform = differ == 0;
-    part->ok = true;
+    part_counts(part, count, first, differ);
 }
 
 /* The parts of n pairs for `threads` threads. */

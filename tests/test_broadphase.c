@@ -603,6 +603,32 @@ static bool boxes_identical(const boxset *x, const boxset *y)
     return true;
 }
 
+/* The boxes of t's bodies on every available backend (hulls from hl, or
+ * none): the same bits on all of them, left in *ref. */
+static void boxes_every_backend(const tu_batch *t, const hull_lib *hl, boxset *ref)
+{
+    bool have_ref = false;
+    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
+        if (!gjkb_backend_available((gjkb_backend)be))
+            continue;
+        gjkb_context *ctx = make_context((gjkb_backend)be);
+        if (hl)
+            hull_lib_register(hl, ctx);
+        boxset b = boxset_make(t->nb);
+        bodies_boxes(ctx, t, &b);
+        if (!have_ref) {
+            for (int k = 0; k < 6; k++)
+                memcpy(ref->v[k], b.v[k], t->nb * sizeof(float));
+            have_ref = true;
+        } else if (!boxes_identical(&b, ref)) {
+            fail_msg("%s: boxes differ from the first backend's", gjkb_backend_name((gjkb_backend)be));
+        }
+        boxset_free(&b);
+        gjkb_destroy(ctx);
+    }
+    assert_true(have_ref);
+}
+
 static void test_bounds_exact_extent(void **state)
 {
     (void)state;
@@ -617,29 +643,12 @@ static void test_bounds_exact_extent(void **state)
         tu_batch_body(&t, &s);
     }
     boxset ref = boxset_make(t.nb);
-    bool have_ref = false;
-    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
-        if (!gjkb_backend_available((gjkb_backend)be))
-            continue;
-        gjkb_context *ctx = make_context((gjkb_backend)be);
-        hull_lib_register(&hl, ctx);
-        boxset b = boxset_make(t.nb);
-        bodies_boxes(ctx, &t, &b);
-        if (!have_ref) {
-            for (uint32_t i = 0; i < t.nb; i++) {
-                gjkb_shape s = tu_batch_shape(&t, i);
-                tu_geom g = tu_geom_of(&s, hl.oracle);
-                float box[6] = { b.v[0][i], b.v[1][i], b.v[2][i], b.v[3][i], b.v[4][i], b.v[5][i] };
-                check_body_box(&r, &s, &g, box, i);
-            }
-            for (int k = 0; k < 6; k++)
-                memcpy(ref.v[k], b.v[k], t.nb * sizeof(float));
-            have_ref = true;
-        } else if (!boxes_identical(&b, &ref)) {
-            fail_msg("%s: boxes differ from the first backend's", gjkb_backend_name((gjkb_backend)be));
-        }
-        boxset_free(&b);
-        gjkb_destroy(ctx);
+    boxes_every_backend(&t, &hl, &ref);
+    for (uint32_t i = 0; i < t.nb; i++) {
+        gjkb_shape s = tu_batch_shape(&t, i);
+        tu_geom g = tu_geom_of(&s, hl.oracle);
+        float box[6] = { ref.v[0][i], ref.v[1][i], ref.v[2][i], ref.v[3][i], ref.v[4][i], ref.v[5][i] };
+        check_body_box(&r, &s, &g, box, i);
     }
     boxset_free(&ref);
     tu_batch_free(&t);
@@ -707,23 +716,7 @@ static void test_bounds_rounding_edges(void **state)
                 tu_batch_body(&t, &s);
             }
     boxset ref = boxset_make(t.nb);
-    bool have_ref = false;
-    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
-        if (!gjkb_backend_available((gjkb_backend)be))
-            continue;
-        gjkb_context *ctx = make_context((gjkb_backend)be);
-        boxset b = boxset_make(t.nb);
-        bodies_boxes(ctx, &t, &b);
-        if (!have_ref) {
-            for (int k = 0; k < 6; k++)
-                memcpy(ref.v[k], b.v[k], t.nb * sizeof(float));
-            have_ref = true;
-        } else if (!boxes_identical(&b, &ref)) {
-            fail_msg("%s: boxes differ from the first backend's", gjkb_backend_name((gjkb_backend)be));
-        }
-        boxset_free(&b);
-        gjkb_destroy(ctx);
-    }
+    boxes_every_backend(&t, NULL, &ref);
     /* the point spheres at +0 and -0 (first on x) */
     for (uint32_t i = 0; i < 6; i++) {
         bool neg = i >= 3;
