@@ -1006,7 +1006,7 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     run_bounds(ctx, k, bodies, &boxes, info ? st->cls : NULL);
     double t1 = now();
     gjkb_pairs pairs;
-    double phases[2];
+    double phases[2] = { 0.0, 0.0 };   /* set on success; GCC cannot see that on aarch64 */
     e = find_pairs(ctx, &boxes, opt, info ? st->cls : NULL, &pairs, phases);
     if (e != GJKB_OK)
         return e;
