@@ -259,9 +259,7 @@ static inline void sk_bundle(const gjkb__keyplan *p, const float *const b[6], ui
         fw l0 = fw_gather(p->edge, last), l1 = fw_gather(p->edge, iw_add(last, one));
         first = sk_settle(p->edge, first, f0, f1, lo, ok);
         last = sk_settle(p->edge, last, l0, l1, hi, ok);
-        for (int s = 0; s < 8; s++)
-            last = iw_add(last, last);
-        r = iw_add(first, last);
+        r = iw_add(first, iw_shl(last, 8));
     }
     iw_storeu((int32_t *)(void *)range, iw_sel(ok, r, iw_splat(GJKB_EMPTY_BOX)));
 }
