@@ -353,17 +353,22 @@ static GJKB_INLINE v3w support_local(const shape_w *s, v3w d, const gjkb__world 
 {
     const fw zero = fw_zero();
     v3w p = v3_make(fw_copysign(s->h.x, d.x), fw_copysign(s->h.y, d.y), fw_copysign(s->h.z, d.z));
-    if (s->any_round) {
-        /* Disk in local xy: radius times the unit radial direction (none when
-         * d is along z). */
+    /* Both blocks are per lane, and each is skipped only where no lane of
+     * the bundle needs it: a cone without a disk (radius 0) still takes the
+     * cone's tie rule, whatever its neighbours are. */
+    if (s->any_round || s->any_cone) {
         fw len = fw_sqrt(fw_add(fw_mul(d.x, d.x), fw_mul(d.y, d.y)));
-        mw radial = fw_gt(len, zero);
-        fw k = fw_sel(radial, fw_div(s->rd, fw_sel(radial, len, fw_splat(1.0f))), zero);
-        /* Lanes without a disk keep p as is: adding a zero could turn a
-         * -0 into +0, and then the bits would depend on the neighbours. */
-        mw disk = fw_gt(s->rd, zero);
-        p.x = fw_sel(disk, fw_add(p.x, fw_mul(k, d.x)), p.x);
-        p.y = fw_sel(disk, fw_add(p.y, fw_mul(k, d.y)), p.y);
+        if (s->any_round) {
+            /* Disk in local xy: radius times the unit radial direction (none
+             * when d is along z). */
+            mw radial = fw_gt(len, zero);
+            fw k = fw_sel(radial, fw_div(s->rd, fw_sel(radial, len, fw_splat(1.0f))), zero);
+            /* Lanes without a disk keep p as is: adding a zero could turn a
+             * -0 into +0, and then the bits would depend on the neighbours. */
+            mw disk = fw_gt(s->rd, zero);
+            p.x = fw_sel(disk, fw_add(p.x, fw_mul(k, d.x)), p.x);
+            p.y = fw_sel(disk, fw_add(p.y, fw_mul(k, d.y)), p.y);
+        }
         if (s->any_cone) {
             /* Cone: apex (0,0,h) against the base rim (q, -h); ties go to the rim. */
             fw hdz = fw_mul(s->h.z, d.z);
