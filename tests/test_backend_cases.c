@@ -205,6 +205,102 @@ static void test_named_cases_every_backend(void **state)
     gjkb_destroy(ref);
 }
 
+/* Far pairs keep the documented tolerance: sphere-sphere, sphere-box,
+ * capsule-capsule and box-box at gaps of 1e2 to 1e8 times the pair's
+ * scale, random directions and rotations, against the closed forms, on the
+ * reference and every wide backend (which hand pairs beyond GJKB_K_FAR
+ * extents to the reference). Witnesses are the distance apart. */
+static void test_far_pairs_every_backend(void **state)
+{
+    (void)state;
+    static const gjkb_kind kinds[4][2] = { { GJKB_SPHERE, GJKB_SPHERE }, { GJKB_SPHERE, GJKB_BOX },
+                                           { GJKB_CAPSULE, GJKB_CAPSULE }, { GJKB_BOX, GJKB_BOX } };
+    tu_rng r = tu_rng_make(77);
+    tu_batch t = { 0 };
+    double exact[4 * 7 * 8], scale[4 * 7 * 8];
+    uint32_t n = 0;
+    for (int k = 0; k < 4; k++)
+        for (int e = 2; e <= 8; e++)
+            for (int rep = 0; rep < 8; rep++, n++) {
+                gjkb_shape a = tu_random_shape(&r, kinds[k][0], 0.5, 0), b = tu_random_shape(&r, kinds[k][1], 0.5, 0);
+                tu_geom ga = tu_geom_of(&a, NULL), gb = tu_geom_of(&b, NULL);
+                scale[n] = tu_pair_scale(&ga, &gb);
+                tu_place_near(&r, &a, &b, scale[n] * pow(10.0, e), 1.0);
+                double z = b.pos[2] - a.pos[2];
+                b.pos[2] = a.pos[2] + (z < 0 ? -1 : 1) * (fabs(z) + scale[n] * pow(10.0, e));
+                gb = tu_geom_of(&b, NULL);
+                assert_true(tu_pair_sdist(&ga, &gb, &exact[n]));
+                tu_batch_add(&t, &a, &b);
+            }
+    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)b);
+        gjkb_query q = { .mode = GJKB_DISTANCE };
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(t.status[i], GJKB_SEPARATED);
+            if (!(fabs(t.distance[i] - exact[i]) <= DIST_TOL * scale[i]))
+                fail_msg("%s, pair %u: distance %.17g, exact %.17g (scale %g)", gjkb_backend_name((gjkb_backend)b),
+                         i, t.distance[i], exact[i], scale[i]);
+            double d = tu_dist(tu_v(t.ax[i], t.ay[i], t.az[i]), tu_v(t.bx[i], t.by[i], t.bz[i]));
+            assert_true(fabs(d - t.distance[i]) <= DIST_TOL * scale[i]);
+        }
+        q.mode = GJKB_HIT;
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        for (uint32_t i = 0; i < n; i++)
+            assert_int_equal(t.status[i], GJKB_SEPARATED);
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+}
+
+/* Zero-size shapes have a zero touching band: any real gap separates them,
+ * on the reference and every wide backend alike, in both modes. Two points
+ * (one-point hulls, zero spheres, zero boxes) 1e-30 to 1e-3 apart, and
+ * exactly coincident (overlap). */
+static void test_zero_size_tiny_gaps_every_backend(void **state)
+{
+    (void)state;
+    static const float origin[] = { 0, 0, 0 };
+    tu_batch t = { 0 };
+    uint32_t n = 0;
+    for (int e = -30; e <= -3; e += 3)
+        for (int k = 0; k < 3; k++, n++) {
+            gjkb_shape a = k == 0 ? tu_hull_shape(6) : k == 1 ? tu_sphere(0) : tu_box(0, 0, 0);
+            gjkb_shape b = tu_at(a, 0.3 * pow(10.0, e), 0.4 * pow(10.0, e), 0.5 * pow(10.0, e));
+            a = tu_at(a, 0, 0, 0);
+            tu_batch_add(&t, &a, &b);
+        }
+    gjkb_shape p = tu_sphere(0);
+    tu_batch_add(&t, &p, &p);
+    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)b);
+        uint32_t id;
+        assert_int_equal(gjkb_hull_add(ctx, origin, 1, &id), GJKB_OK);
+        assert_int_equal(id, 6);
+        for (int mode = GJKB_HIT; mode <= GJKB_DISTANCE; mode++) {
+            gjkb_query q = { .mode = (gjkb_mode)mode };
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            for (uint32_t i = 0; i < n; i++) {
+                if (t.status[i] != GJKB_SEPARATED)
+                    fail_msg("%s, %s mode, pair %u (gap %g): %s", gjkb_backend_name((gjkb_backend)b),
+                             mode ? "distance" : "hit", i, sqrt(0.5) * pow(10.0, -30 + 3 * (int)(i / 3)),
+                             gjkb_status_name((gjkb_status)t.status[i]));
+                if (mode == GJKB_DISTANCE) {
+                    double gap = sqrt(0.5) * pow(10.0, -30 + 3 * (int)(i / 3));
+                    assert_true(fabs(t.distance[i] - gap) <= 1e-6 * gap);
+                }
+            }
+            assert_int_equal(t.status[n], GJKB_OVERLAP);
+        }
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+}
+
 /* Warm starts (good, reversed, zero, NaN) change at most the iteration
  * count's path, never the verdict, and the distance only within tolerance. */
 static void test_warm_start_every_backend(void **state)
@@ -501,6 +597,8 @@ int main(void)
         cmocka_unit_test(test_bounded_follows_unbounded_every_backend),
         cmocka_unit_test(test_hit_near_touching_every_backend),
         cmocka_unit_test(test_stats_every_backend),
+        cmocka_unit_test(test_far_pairs_every_backend),
+        cmocka_unit_test(test_zero_size_tiny_gaps_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,8 +73,16 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
 #define GJKB_K_DIST_CAP 6u
 #endif
 _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least one step");
-/* |v|^2 below this (scaled units) means the cores overlap. */
+/* |v|^2 below this (scaled units) means the cores overlap, unless the
+ * pair's touching band is narrower still (zero-size shapes: their band is
+ * zero, and any real gap separates them, as in the reference). */
 #define GJKB_K_TINY 1e-12f
+/* Distance mode: a pair whose offset exceeds this many times its extent is
+ * answered by the double-precision reference. Float GJK's distance error
+ * grows with the offset (about 2^-24 of it), so beyond 2^8 extents it could
+ * leave the documented tolerance; a broadphase never hands over such pairs,
+ * so the cost is only theirs. */
+#define GJKB_K_FAR 0x1p8f
 
 /* Lane verdicts; K_REFINE asks the pipeline to answer the pair with the
  * double-precision reference (see GJKB_K_REFINE); K_RETRY, inside the
@@ -604,6 +612,8 @@ typedef struct pack_w {
     v3w dir;            /* first search direction */
     mw valid;
     mw apart;           /* hit mode: bounding spheres apart beyond the band */
+    mw far;             /* distance mode: too far apart for float (GJKB_K_FAR) */
+    fw core2;           /* |v|^2 at or below this: the cores overlap */
 } pack_w;
 
 /* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
@@ -662,6 +672,8 @@ static GJKB_INLINE void pack_bundle(const gjkb__world *world, const uint32_t *or
     k->lim2 = fw_mul(lim, lim);
     fw touch = fw_add(k->m, k->tol);
     k->touch2 = fw_mul(touch, touch);
+    k->core2 = fw_min(fw_splat(GJKB_K_TINY), k->touch2);
+    k->far = distance_mode ? mw_and(valid, fw_gt(tl, fw_mul(extent, fw_splat(GJKB_K_FAR)))) : mw_false();
     /* Search direction: the warm axis where usable, else the centre offset,
      * else any axis. */
     v3w dir = v3_sel(fw_gt(tl, zero), t, v3_splat(1.0f, 0.0f, 0.0f));
@@ -764,11 +776,10 @@ static GJKB_INLINE unsigned gjk_bundle(const gjkb__world *world, const uint32_t 
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), nan = fw_splat(NAN);
     const fw eps_rel = fw_splat(GJKB_K_EPS_REL), eps_abs = fw_splat(GJKB_K_EPS_ABS);
-    const fw tiny = fw_splat(GJKB_K_TINY);
     pack_w pk;
     pack_bundle(world, order, count, o, distance_mode, &pk);
     const mw valid = pk.valid;
-    const fw m = pk.m, tol = pk.tol, lim2 = pk.lim2, touch2 = pk.touch2;
+    const fw m = pk.m, tol = pk.tol, lim2 = pk.lim2, touch2 = pk.touch2, tiny = pk.core2;
     const v3w dir = pk.dir;
 
     /* v: current closest point of A - B (at first only a direction: the
@@ -1099,7 +1110,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     const fw lim2 = pk.lim2, touch2 = pk.touch2, m = pk.m;
     /* Hit mode settles within the touching band; distance mode only where
      * the cores meet (the closest-point loop's rule). */
-    const fw band2 = distance_mode ? fw_splat(GJKB_K_TINY) : touch2;
+    const fw band2 = distance_mode ? pk.core2 : touch2;
     light_w s;
     for (int i = 0; i < 3; i++)
         s.q[i] = s.qa[i] = v3_zero();
@@ -1114,7 +1125,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
     }
     iw steps = resume ? fw_bits(steps_row) : iw_zero();
     const iw one = iw_splat(1), last = iw_splat((int32_t)budget);
-    mw active = mw_andnot(pk.valid, pk.apart), hit = mw_false(), spent = mw_false();
+    mw active = mw_andnot(mw_andnot(pk.valid, pk.apart), pk.far), hit = mw_false(), spent = mw_false();
     /* distance mode: converged lanes and their last support plane; lanes a
      * support plane put beyond the early-stop distance */
     mw conv = mw_false(), done_sep = mw_false(), unsure = mw_false();
@@ -1215,7 +1226,7 @@ static GJKB_INLINE unsigned light_bundle(const gjkb__world *world, const uint32_
         mw straddle = mw_andnot(conv, touching);
         straddle = mw_and(straddle, mw_or(fw_ge(last_da, zero), fw_le(fw_mul(last_da, last_da),
                                                                        fw_mul(touch2, last_dd))));
-        status = iw_sel(mw_or(straddle, unsure), iw_splat(K_REFINE), status);
+        status = iw_sel(mw_or(mw_or(straddle, unsure), pk.far), iw_splat(K_REFINE), status);
     }
     status = iw_sel(left, iw_splat(K_RETRY), status);
     status = iw_sel(mw_andnot(spent, limit), bounded ? status : iw_splat(K_RETRY), status);
