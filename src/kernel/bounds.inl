@@ -8,20 +8,10 @@
  * Bodies are taken W at a time in order, straight from the caller's SoA
  * arrays (unaligned loads; a short tail goes through a padded copy), so
  * nothing is gathered but a hull's table entry. Per lane, in float:
- * validity (the rule of gjkb__shape_valid), the rotation R (as the GJK
- * kernel builds it), and the core's extent about the body's position along
- * each world axis i:
- *   box       +-sum_j |R_ij| h_j
- *   sphere    0 (its radius is margin)
- *   capsule   +-|R_i2| h (a segment; its radius is margin)
- *   cylinder  +-(|R_i2| h + r sqrt(R_i0^2 + R_i1^2)): segment plus a disk
- *   cone      apex at h R_i2, base disk around -h R_i2: the min and max of
- *             h R_i2 and -h R_i2 -+ r sqrt(R_i0^2 + R_i1^2)
- *   hull      exact: the min and max of (R p)_i over the hull's points,
- *             one hull at a time, W points per step
- * A disk of radius r with unit axis a reaches r sqrt(1 - a_i^2) along axis
- * i; sqrt(R_i0^2 + R_i1^2) is that for an exact rotation and, unlike
- * 1 - a_i^2, keeps its relative accuracy when a is nearly along axis i.
+ * validity, the rotation R and the core's extent about the body's position
+ * along each world axis, all from the shape core (shape.inl); a hull's
+ * extent is exact: the min and max of (R p)_i over its points, one hull at
+ * a time, W points per step.
  *
  * Float rounding is covered outward: each bound moves out by 2^-20 of itself
  * plus 2^-18 of the core's size (an L1 bound on its points: the sum of a
@@ -35,6 +25,7 @@
 
 #include "gjkbatch.h"
 #include "dispatch.h"
+#include "kernel/shape.inl"
 
 #include <math.h>
 #include <string.h>
@@ -51,34 +42,6 @@ typedef struct bd_view {
     const float *margin;     /* NULL: no margins */
     const uint32_t *hull;    /* NULL: no hull bodies */
 } bd_view;
-
-/* 0 <= x <= GJKB_MAX_COORD and |x| <= GJKB_MAX_COORD, false for NaN. */
-static inline mw bd_size_ok(fw x)
-{
-    return mw_and(fw_ge(x, fw_zero()), fw_le(x, fw_splat((float)GJKB_MAX_COORD)));
-}
-static inline mw bd_coord_ok(fw x)
-{
-    return fw_le(fw_abs(x), fw_splat((float)GJKB_MAX_COORD));
-}
-
-/* Row-major rotation matrix of a unit quaternion, as gjk.inl builds it. */
-static inline void bd_quat_matrix(fw w, fw x, fw y, fw z, fw m[9])
-{
-    const fw one = fw_splat(1.0f), two = fw_splat(2.0f);
-    fw xx = fw_mul(x, x), yy = fw_mul(y, y), zz = fw_mul(z, z);
-    fw xy = fw_mul(x, y), xz = fw_mul(x, z), yz = fw_mul(y, z);
-    fw wx = fw_mul(w, x), wy = fw_mul(w, y), wz = fw_mul(w, z);
-    m[0] = fw_sub(one, fw_mul(two, fw_add(yy, zz)));
-    m[1] = fw_mul(two, fw_sub(xy, wz));
-    m[2] = fw_mul(two, fw_add(xz, wy));
-    m[3] = fw_mul(two, fw_add(xy, wz));
-    m[4] = fw_sub(one, fw_mul(two, fw_add(xx, zz)));
-    m[5] = fw_mul(two, fw_sub(yz, wx));
-    m[6] = fw_mul(two, fw_sub(xz, wy));
-    m[7] = fw_mul(two, fw_add(yz, wx));
-    m[8] = fw_sub(one, fw_mul(two, fw_add(xx, yy)));
-}
 
 /* p + d rounded to a float <= the exact sum (round_up: >=). The nearest
  * float f to the double sum s is the answer unless it lies past s, or is s
@@ -183,86 +146,35 @@ static inline void bd_store_cls(uint32_t *cls, uint32_t lanes, iw c)
     }
 }
 
-/* Boxes of the W bodies of v; the first `lanes` are written to out[0..5]
- * (min x, y, z, max x, y, z) at the same offset, and unless cls is NULL
- * their classes to cls[0..]: the kind is at hand, and a hull's size is
- * gathered here anyway. */
-static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes, float *const out[6], uint32_t *cls)
+/* The hull lanes' extents, validity and classes: their ids gathered (only
+ * hull lanes' ids are known to be registered), their points' exact extent
+ * under r into lo/hi, their L1 size into *size. */
+static GJKB_INLINE void bd_hulls(const gjkb_context *ctx, const bd_view *v, uint32_t lanes, iw kind, mw hull,
+                                 const fw r[9], mw *valid, fw lo[3], fw hi[3], fw *size, uint32_t *cls)
 {
-    const fw zero = fw_zero();
-    _Alignas(64) int32_t kinds[GJKB_W];
-    for (int l = 0; l < GJKB_W; l++)
-        kinds[l] = v->kind[l];
-    iw kind = iw_load(kinds);
-    mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
-    mw box = iw_eq(kind, iw_splat(GJKB_BOX)), cone = iw_eq(kind, iw_splat(GJKB_CONE));
-    mw round = mw_or(iw_eq(kind, iw_splat(GJKB_CYLINDER)), cone);
-    mw hull = iw_eq(kind, iw_splat(GJKB_HULL));
-    /* stored now, not kept: a hull lane's is stored over below */
+    iw id = iw_sel(hull, iw_loadu((const int32_t *)v->hull), iw_zero());
+    fw radius = fw_gather(ctx->hull_radius, id);
+    mw hull_ok = mw_and(hull, fw_isfinite(radius));
+    *valid = mw_and(*valid, mw_or(mw_not(hull), hull_ok));
+    iw all_n = iw_gather(ctx->hull_n, id);
+    iw n = iw_sel(hull_ok, all_n, iw_zero());
     if (cls)
-        bd_store_cls(cls, lanes, kind);
-
-    /* Rotation: the float rule of gjkb__shape_valid, then normalized. */
-    fw qw = fw_loadu(v->qw), qx = fw_loadu(v->qx), qy = fw_loadu(v->qy), qz = fw_loadu(v->qz);
-    fw qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
-    mw qok = mw_and(mw_and(bd_coord_ok(qw), bd_coord_ok(qx)), mw_and(bd_coord_ok(qy), bd_coord_ok(qz)));
-    qok = mw_and(qok, fw_ge(qq, fw_splat(1e-30f)));
-    fw inv = fw_div(fw_splat(1.0f), fw_sqrt(fw_sel(qok, qq, fw_splat(1.0f))));
-    fw r[9];
-    bd_quat_matrix(fw_mul(qw, inv), fw_mul(qx, inv), fw_mul(qy, inv), fw_mul(qz, inv), r);
-
-    /* Sizes by kind: box half extents h, a disk of radius rd in local xy,
-     * and the total rounding radius (sphere and capsule radii included). */
-    fw s0 = fw_loadu(v->sx), s1 = fw_loadu(v->sy), s2 = fw_loadu(v->sz);
-    fw m = v->margin ? fw_loadu(v->margin) : zero;
-    mw valid = mw_and(qok, mw_and(mw_and(bd_size_ok(s0), bd_size_ok(s1)), mw_and(bd_size_ok(s2), bd_size_ok(m))));
-    fw hx = fw_sel(box, s0, zero), hy = fw_sel(box, s1, zero);
-    fw hz = fw_sel(mw_or(mw_or(box, capsule), round), s2, zero);
-    fw rd = fw_sel(round, s0, zero);
-    fw margin = fw_add(m, fw_sel(mw_or(sphere, capsule), s0, zero));
-    fw size = fw_add(fw_add(fw_add(hx, hy), hz), fw_mul(rd, fw_splat(1.5f)));
-
-    fw lo[3], hi[3];
+        bd_store_cls(cls, lanes, iw_sel(hull, bd_hull_class(all_n), kind));
+    iw first = iw_sel(hull_ok, iw_gather(ctx->hull_first, id), iw_zero());
+    fw hlo[3], hhi[3];
+    bd_hull_extent(ctx, iw_lt(iw_zero(), n), first, n, r, hlo, hhi);
     for (int a = 0; a < 3; a++) {
-        fw rx = r[3 * a], ry = r[3 * a + 1];
-        fw tip = fw_mul(r[3 * a + 2], hz);   /* the axis end at +h */
-        fw e = fw_add(fw_add(fw_mul(fw_abs(rx), hx), fw_mul(fw_abs(ry), hy)), fw_abs(tip));
-        fw d = fw_mul(rd, fw_sqrt(fw_add(fw_mul(rx, rx), fw_mul(ry, ry))));
-        fw ed = fw_add(e, d);
-        lo[a] = fw_sel(cone, fw_min(tip, fw_neg(fw_add(tip, d))), fw_neg(ed));
-        hi[a] = fw_sel(cone, fw_max(tip, fw_sub(d, tip)), ed);
+        lo[a] = fw_sel(hull, hlo[a], lo[a]);
+        hi[a] = fw_sel(hull, hhi[a], hi[a]);
     }
+    *size = fw_sel(hull, fw_mul(radius, fw_splat(1.75f)), *size);
+}
 
-    if (mw_any(hull)) {
-        /* Only hull lanes' ids are known to be registered. */
-        iw id = iw_sel(hull, iw_loadu((const int32_t *)v->hull), iw_zero());
-        fw radius = fw_gather(ctx->hull_radius, id);
-        mw hull_ok = mw_and(hull, fw_isfinite(radius));
-        valid = mw_and(valid, mw_or(mw_not(hull), hull_ok));
-        iw all_n = iw_gather(ctx->hull_n, id);
-        iw n = iw_sel(hull_ok, all_n, iw_zero());
-        if (cls)
-            bd_store_cls(cls, lanes, iw_sel(hull, bd_hull_class(all_n), kind));
-        iw first = iw_sel(hull_ok, iw_gather(ctx->hull_first, id), iw_zero());
-        fw hlo[3], hhi[3];
-        bd_hull_extent(ctx, iw_lt(iw_zero(), n), first, n, r, hlo, hhi);
-        for (int a = 0; a < 3; a++) {
-            lo[a] = fw_sel(hull, hlo[a], lo[a]);
-            hi[a] = fw_sel(hull, hhi[a], hi[a]);
-        }
-        size = fw_sel(hull, fw_mul(radius, fw_splat(1.75f)), size);
-    }
-
-    /* Margin, then the outward float slack. */
-    fw pad = fw_mul(size, fw_splat(BD_ABS));
-    for (int a = 0; a < 3; a++) {
-        fw l = fw_sub(lo[a], margin), h = fw_add(hi[a], margin);
-        lo[a] = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
-        hi[a] = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
-    }
-
-    /* Positions in double, rounded outward; then invalid bodies get empty
-     * boxes. */
+/* The boxes' corners about the positions to out, rounded outward in
+ * double; invalid bodies (or positions out of range) get empty boxes. */
+static GJKB_INLINE void bd_place(const bd_view *v, uint32_t lanes, mw valid, const fw lo[3], const fw hi[3],
+                                 float *const out[6])
+{
     const double *const pos[3] = { v->px, v->py, v->pz };
 #ifdef GJKB_WIDE_ROUNDED_ADD
     if (lanes == GJKB_W) {
@@ -295,6 +207,46 @@ static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes,
             out[3 + a][l] = -INFINITY;
         }
     }
+}
+
+/* Boxes of the W bodies of v; the first `lanes` are written to out[0..5]
+ * (min x, y, z, max x, y, z) at the same offset, and unless cls is NULL
+ * their classes to cls[0..]: the kind is at hand, and a hull's size is
+ * gathered here anyway. */
+static void bd_bundle(const gjkb_context *ctx, const bd_view *v, uint32_t lanes, float *const out[6], uint32_t *cls)
+{
+    _Alignas(64) int32_t kinds[GJKB_W];
+    for (int l = 0; l < GJKB_W; l++)
+        kinds[l] = v->kind[l];
+    iw kind = iw_load(kinds);
+    /* stored now, not kept: a hull lane's is stored over below */
+    if (cls)
+        bd_store_cls(cls, lanes, kind);
+
+    /* Rotation: the shape core's validity rule, then q normalized first
+     * (a square root: the bounds kernel's own bits, see sh_quat_rotation). */
+    fw qw = fw_loadu(v->qw), qx = fw_loadu(v->qx), qy = fw_loadu(v->qy), qz = fw_loadu(v->qz), qq;
+    mw valid = sh_quat_ok(qw, qx, qy, qz, &qq);
+    fw inv = fw_div(fw_splat(1.0f), fw_sqrt(fw_sel(valid, qq, fw_splat(1.0f))));
+    fw r[9];
+    sh_quat_matrix(fw_mul(qw, inv), fw_mul(qx, inv), fw_mul(qy, inv), fw_mul(qz, inv), fw_splat(2.0f), r);
+
+    const fw s[3] = { fw_loadu(v->sx), fw_loadu(v->sy), fw_loadu(v->sz) };
+    core_w c = sh_core(kind, s, v->margin ? fw_loadu(v->margin) : fw_zero(), &valid);
+    fw size = sh_l1_size(&c);
+    fw lo[3], hi[3];
+    sh_extent(&c, r, lo, hi);
+    if (mw_any(c.hull))
+        bd_hulls(ctx, v, lanes, kind, c.hull, r, &valid, lo, hi, &size, cls);
+
+    /* Margin, then the outward float slack. */
+    fw pad = fw_mul(size, fw_splat(BD_ABS));
+    for (int a = 0; a < 3; a++) {
+        fw l = fw_sub(lo[a], c.margin), h = fw_add(hi[a], c.margin);
+        lo[a] = fw_sub(l, fw_add(fw_mul(fw_abs(l), fw_splat(BD_REL)), pad));
+        hi[a] = fw_add(h, fw_add(fw_mul(fw_abs(h), fw_splat(BD_REL)), pad));
+    }
+    bd_place(v, lanes, valid, lo, hi, out);
 }
 
 void GJKB_FN(gjkb__bounds_run)(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first, uint32_t end,

@@ -149,5 +149,60 @@ static inline v3w v3_sel(mw m, v3w a, v3w b)
 {
     return v3_make(fw_sel(m, a.x, b.x), fw_sel(m, a.y, b.y), fw_sel(m, a.z, b.z));
 }
+/* a + b * s */
+static inline v3w v3_madd(v3w a, v3w b, fw s)
+{
+    return v3_add(a, v3_scale(b, s));
+}
+
+/* ---- 3x3 matrices of lanes, row major ---- */
+
+/* r v */
+static inline v3w m3_mul(const fw r[9], v3w v)
+{
+    return v3_make(fw_add(fw_add(fw_mul(r[0], v.x), fw_mul(r[1], v.y)), fw_mul(r[2], v.z)),
+                   fw_add(fw_add(fw_mul(r[3], v.x), fw_mul(r[4], v.y)), fw_mul(r[5], v.z)),
+                   fw_add(fw_add(fw_mul(r[6], v.x), fw_mul(r[7], v.y)), fw_mul(r[8], v.z)));
+}
+/* r^T v */
+static inline v3w m3_mul_t(const fw r[9], v3w v)
+{
+    return v3_make(fw_add(fw_add(fw_mul(r[0], v.x), fw_mul(r[3], v.y)), fw_mul(r[6], v.z)),
+                   fw_add(fw_add(fw_mul(r[1], v.x), fw_mul(r[4], v.y)), fw_mul(r[7], v.z)),
+                   fw_add(fw_add(fw_mul(r[2], v.x), fw_mul(r[5], v.y)), fw_mul(r[8], v.z)));
+}
+
+/* ---- rows of lanes: a loop's state saved and restored lane-wise ----
+ * row_put stores W lanes and moves on a row (rows W floats apart);
+ * row_get loads them from rows `stride` floats apart. */
+static inline void row_put(float **out, fw x)
+{
+    fw_store(*out, x);
+    *out += GJKB_W;
+}
+static inline void row_put3(float **out, v3w v)
+{
+    row_put(out, v.x);
+    row_put(out, v.y);
+    row_put(out, v.z);
+}
+static inline fw row_get(const float **in, size_t stride)
+{
+    fw x = fw_load(*in);
+    *in += stride;
+    return x;
+}
+static inline v3w row_get3(const float **in, size_t stride)
+{
+    fw x = row_get(in, stride), y = row_get(in, stride);
+    return v3_make(x, y, row_get(in, stride));
+}
+
+/* Kernel helpers pass wide structs by value: they must inline. */
+#if defined(__GNUC__)
+#define GJKB_INLINE inline __attribute__((always_inline))
+#else
+#define GJKB_INLINE inline
+#endif
 
 #endif /* GJKB_WIDE_COMMON_H */
