@@ -76,8 +76,7 @@ static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw bod
         r.last = iw_sel(hull, iw_sub(n, iw_splat(1)), iw_zero());
         hull_extent = fw_sel(hull, radius, zero);
     }
-    fw core2 = fw_add(v3_dot(r.c.h, r.c.h), fw_mul(r.c.rd, r.c.rd));
-    *extent = fw_add(fw_add(fw_sqrt(core2), hull_extent), r.c.margin);
+    *extent = fw_add(fw_add(sh_radius(&r.c), hull_extent), r.c.margin);
     return r;
 }
 

@@ -153,6 +153,13 @@ static GJKB_INLINE void sh_extent(const core_w *c, const fw r[9], fw lo[3], fw h
     }
 }
 
+/* A bound on the analytic core's distance from its origin (margin not
+ * included): the pair's scale and tolerances are made of it (pack.inl). */
+static inline fw sh_radius(const core_w *c)
+{
+    return fw_sqrt(fw_add(v3_dot(c->h, c->h), fw_mul(c->rd, c->rd)));
+}
+
 /* An L1 bound on the analytic core's points (bounds.inl's rounding slack):
  * the box's half extents plus 1.5 times the disk radius. */
 static inline fw sh_l1_size(const core_w *c)
