@@ -3,6 +3,7 @@
  * answers, and the gjkbatch binary end to end (its path comes from the
  * GJKBATCH_CLI environment variable that CTest sets). */
 #define _POSIX_C_SOURCE 200809L /* posix_spawn, mkdtemp */
+#define _XOPEN_SOURCE 700       /* nftw, mknod */
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 
 #include "../tools/pairfile.h"
 
+#include <ftw.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,46 @@ static FILE *text_file(const char *text)
     return f;
 }
 
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Removes path and everything under it (folders the tests made). */
+static void remove_tree(const char *path)
+{
+    nftw(path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Runs argv with every standard stream on /dev/null: its exit status, or
+ * -1 when it could not start or did not exit. */
+static int run_quiet(const char *const *argv)
+{
+    posix_spawn_file_actions_t fa;
+    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
+    for (int fd = 0; fd < 3; fd++)
+        assert_int_equal(posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0), 0);
+    fflush(NULL);
+    pid_t pid;
+    int e = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int status;
+    if (e != 0 || waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 static pairfile_status parse(const char *text, pairfile *pf, pairfile_error *err)
 {
@@ -566,6 +609,210 @@ static void test_parse_large(void **state)
     fclose(f);
 }
 
+/* ---- line ends, byte-order marks, locale ------------------------------------- */
+
+/* Every parsed array of a and b, bit for bit (hull definition lines too, so
+ * the line count agrees). */
+static void expect_same_pairs(const pairfile *a, const pairfile *b)
+{
+    assert_int_equal(a->pair_count, b->pair_count);
+    assert_int_equal(a->body_count, b->body_count);
+    assert_int_equal(a->hull_count, b->hull_count);
+    assert_int_equal(a->point_count, b->point_count);
+    size_t n = a->body_count, h = a->hull_count;
+    assert_memory_equal(a->kind, b->kind, n);
+    assert_memory_equal(a->px, b->px, n * sizeof *a->px);
+    assert_memory_equal(a->py, b->py, n * sizeof *a->py);
+    assert_memory_equal(a->pz, b->pz, n * sizeof *a->pz);
+    const float *fa[8] = { a->qw, a->qx, a->qy, a->qz, a->sx, a->sy, a->sz, a->margin };
+    const float *fb[8] = { b->qw, b->qx, b->qy, b->qz, b->sx, b->sy, b->sz, b->margin };
+    for (int k = 0; k < 8; k++)
+        assert_memory_equal(fa[k], fb[k], n * sizeof(float));
+    assert_memory_equal(a->hull, b->hull, n * sizeof *a->hull);
+    assert_memory_equal(a->hull_file_id, b->hull_file_id, h * sizeof *a->hull_file_id);
+    assert_memory_equal(a->hull_line, b->hull_line, h * sizeof *a->hull_line);
+    assert_memory_equal(a->hull_n, b->hull_n, h * sizeof *a->hull_n);
+    assert_memory_equal(a->hull_xyz, b->hull_xyz, 3 * a->point_count * sizeof(float));
+}
+
+/* LF line ends, hulls on lines 2 and 6; respelled below. */
+static const char line_end_file[] =
+    "# line ends\n"
+    "hull 5  0 0 0  1 0 0  0 1 0\n"
+    "\n"
+    "pair sphere 1  0 0 0  1 0 0 0   hull 5  2 0 0  1 0 0 0\n"
+    "  # indented comment\n"
+    "hull 6  1 1 1\n"
+    "pair box 1 2 3  0 0 0  1 0 0 0   capsule 0.5 1  0 4 0  1 0 0 0\n"
+    "pair hull 6  1 2 3  1 0 0 0   cone 1 1  0 0 5  1 0 0 0\n";
+
+/* A bad line 9 after line_end_file. */
+static const char line_end_bad[] = "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0\n";
+
+#define UTF8_BOM "\xEF\xBB\xBF"
+
+/* prefix, then text with each LF spelled eol (malloc'd). */
+static char *respell(const char *prefix, const char *text, const char *eol)
+{
+    char *out = malloc(strlen(prefix) + 2 * strlen(text) + 1), *p = out;
+    assert_non_null(out);
+    p += sprintf(p, "%s", prefix);
+    for (const char *t = text; *t; t++)
+        p += *t == '\n' ? sprintf(p, "%s", eol) : sprintf(p, "%c", *t);
+    return out;
+}
+
+/* CR LF, CR alone (old Mac) and a leading UTF-8 byte-order mark: the same
+ * pairs as the LF file, and errors on the same line. */
+static void test_parse_line_ends_and_bom(void **state)
+{
+    (void)state;
+    static const struct { const char *prefix, *eol; } forms[] = {
+        { "", "\r\n" }, { "", "\r" }, { UTF8_BOM, "\n" }, { UTF8_BOM, "\r\n" }, { UTF8_BOM, "\r" },
+    };
+    pairfile lf, pf;
+    pairfile_error err;
+    assert_int_equal(parse(line_end_file, &lf, &err), PAIRFILE_OK);
+    assert_int_equal(lf.pair_count, 3);
+    assert_int_equal(lf.hull_line[1], 6);
+    char bad_lf[512];
+    snprintf(bad_lf, sizeof bad_lf, "%s%s", line_end_file, line_end_bad);
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char *text = respell(forms[i].prefix, line_end_file, forms[i].eol);
+        pairfile_status st = parse(text, &pf, &err);
+        if (st != PAIRFILE_OK)
+            fail_msg("form %zu: line %lu: %s", i, err.line, err.message);
+        expect_same_pairs(&lf, &pf);
+        pairfile_free(&pf);
+        free(text);
+
+        text = respell(forms[i].prefix, bad_lf, forms[i].eol);
+        assert_int_equal(parse(text, &pf, &err), PAIRFILE_SYNTAX);
+        if (err.line != 9 || strcmp(err.message, "shape B: missing quaternion z") != 0)
+            fail_msg("form %zu: got %lu: %s", i, err.line, err.message);
+        free(text);
+    }
+    pairfile_free(&lf);
+
+    /* a CR before CR LF ends an empty line; a mark alone is an empty file */
+    assert_int_equal(parse("# a\r\r\n" P "\rpair\r", &pf, &err), PAIRFILE_SYNTAX);
+    assert_int_equal(err.line, 5);
+    assert_int_equal(parse(UTF8_BOM, &pf, &err), PAIRFILE_OK);
+    assert_int_equal(pf.pair_count, 0);
+    pairfile_free(&pf);
+    /* only the first line may start with the mark */
+    assert_int_equal(parse(P UTF8_BOM P, &pf, &err), PAIRFILE_SYNTAX);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.message, "unknown record"));
+
+    /* UTF-16 says so instead of tripping over its NUL bytes */
+    static const char utf16[] = "\xFF\xFEp\0a\0i\0r\0\n\0";
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(utf16, 1, sizeof utf16 - 1, f), sizeof utf16 - 1);
+    rewind(f);
+    assert_int_equal(pairfile_read(f, &pf, &err), PAIRFILE_SYNTAX);
+    fclose(f);
+    assert_int_equal(err.line, 1);
+    assert_string_equal(err.message,
+                        "the file is UTF-16 text (it starts with a UTF-16 byte-order mark): save it as UTF-8");
+}
+
+static int numeric_is_comma(void)
+{
+    return strcmp(localeconv()->decimal_point, ",") == 0;
+}
+
+/* Sets LC_ALL to a locale whose decimal point is a comma: an installed one,
+ * else one that localedef builds from its LC_NUMERIC alone inside the test
+ * folder (found through LOCPATH; nothing outside the folder is touched).
+ * Returns its name, or NULL when neither works. */
+static const char *set_comma_locale(void)
+{
+    static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "de_DE" };
+    for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
+        if (setlocale(LC_ALL, installed[i]) && numeric_is_comma())
+            return installed[i];
+    char src[128], dir[128], out[160];
+    tmp_path(src, sizeof src, "comma.src");
+    tmp_path(dir, sizeof dir, "locales");
+    snprintf(out, sizeof out, "%s/xx_comma", dir);
+    write_file(src, "LC_NUMERIC\ndecimal_point \",\"\nthousands_sep \".\"\ngrouping 3\nEND LC_NUMERIC\n");
+    mkdir(dir, 0755);
+    /* -c: write it although the other categories are missing */
+    run_quiet((const char *const[]){ "localedef", "-c", "-i", src, out, NULL });
+    remove(src);
+    setenv("LOCPATH", dir, 1);
+    if (setlocale(LC_ALL, "xx_comma") && numeric_is_comma())
+        return "xx_comma";
+    return NULL;
+}
+
+static void restore_c_locale(void)
+{
+    char dir[128];
+    setlocale(LC_ALL, "C");
+    unsetenv("LOCPATH");
+    tmp_path(dir, sizeof dir, "locales");
+    remove_tree(dir);
+}
+
+/* A program in a comma-decimal locale still reads and writes the pair
+ * file's numbers as the C locale does. */
+static void test_parse_locale(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "hull 3  1.5 -0.25 0x1.8p1  1e-3 .5 2.5E+2\n"
+        "pair sphere 0.125 margin 1.5  1.5 -2.75 1e-300  0.5 0.5 0.5 0.5   hull 3  nan INF -0x1p-1074  1 0 0 0\n";
+    pairfile c_pf, pf, comma_pf;
+    pairfile_error err, comma_err;
+    assert_int_equal(parse(text, &c_pf, &err), PAIRFILE_OK);
+
+    const char *name = set_comma_locale();
+    if (!name) {
+        restore_c_locale();
+        pairfile_free(&c_pf);
+        print_message("no comma-decimal locale installed, and localedef could not make one: skipping\n");
+        skip();
+    }
+    /* everything in the locale first, the checks after it is undone */
+    pairfile_status st = parse(text, &pf, &err);
+    pairfile_status comma_st = parse("pair sphere 1,5 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", &comma_pf, &comma_err);
+    uint8_t status = GJKB_SEPARATED;
+    double distance = 0.1;
+    gjkb_results r;
+    memset(&r, 0, sizeof r);
+    r.status = &status;
+    r.distance = &distance;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    int werr = pairfile_write_csv(f, 1, &r);
+    restore_c_locale();
+
+    print_message("locale %s\n", name);
+    if (st != PAIRFILE_OK)
+        fail_msg("in locale %s: line %lu: %s", name, err.line, err.message);
+    expect_same_pairs(&c_pf, &pf);
+    assert_true(pf.px[0] == 1.5 && pf.py[0] == -2.75 && pf.pz[0] == 1e-300);
+    assert_true(pf.sx[0] == 0.125f && pf.margin[0] == 1.5f && pf.qw[0] == 0.5f);
+    static const float hull_xyz[6] = { 1.5f, -0.25f, 3.0f, 1e-3f, 0.5f, 250.0f };
+    assert_memory_equal(pf.hull_xyz, hull_xyz, sizeof hull_xyz);
+    assert_true(isnan(pf.px[1]) && pf.py[1] == INFINITY && pf.pz[1] == -0x1p-1074);
+    pairfile_free(&pf);
+    pairfile_free(&c_pf);
+    /* the locale's own spelling is no number of the format */
+    assert_int_equal(comma_st, PAIRFILE_SYNTAX);
+    assert_string_equal(comma_err.message, "shape A: sphere radius: '1,5' is not a number");
+
+    assert_int_equal(werr, 0);
+    char *written = slurp(f);
+    fclose(f);
+    assert_string_equal(written, "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations\n"
+                                 "0,separated,0.1,nan,nan,nan,nan,nan,nan,nan,nan,nan,0\n");
+    free(written);
+}
+
 /* ---- CSV writer ------------------------------------------------------------- */
 
 static void test_write_csv_format(void **state)
@@ -613,17 +860,6 @@ static void test_write_csv_format(void **state)
 /* ---- the binary, end to end -------------------------------------------------- */
 
 static const char *data_dir;     /* GJKBATCH_TEST_DATA */
-
-
-
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-}
 
 static int cli_setup(void **state)
 {
@@ -872,6 +1108,8 @@ int main(void)
         cmocka_unit_test(test_parse_values),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_parse_large),
+        cmocka_unit_test(test_parse_line_ends_and_bom),
+        cmocka_unit_test(test_parse_locale),
         cmocka_unit_test(test_write_csv_format),
         cmocka_unit_test(test_round_trip_distance),
         cmocka_unit_test(test_hit_mode_prints_nan),
