@@ -986,6 +986,63 @@ static void test_cli_parse_error(void **state)
     }
 }
 
+/* ---- backends ------------------------------------------------------------------ */
+
+/* A backend that GJKB_BACKEND names and this machine lacks: the message
+ * names it and where it came from, not "auto". */
+static void test_cli_backend_from_environment(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    int missing = -1;
+    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT && missing < 0; b++)
+        if (!gjkb_backend_available((gjkb_backend)b))
+            missing = b;
+    if (missing < 0) {
+        print_message("every backend runs here: skipping\n");
+        skip();
+    }
+    const char *name = gjkb_backend_name((gjkb_backend)missing);
+    char in[128], msg[256];
+    tmp_path(in, sizeof in, "in.pairs");
+    write_file(in, round_trip_file);
+    const char *saved = getenv("GJKB_BACKEND");
+    char *keep = saved ? strdup(saved) : NULL;
+    static const char *const values[3] = { NULL, "avx1024", "reference" };
+    int rc[3];
+    char *err[3];
+    for (int i = 0; i < 3; i++) {
+        setenv("GJKB_BACKEND", values[i] ? values[i] : name, 1);
+        rc[i] = run_tool(NULL, (const char *const[]){ "query", in, "-", NULL });
+        err[i] = tool_output("stderr");
+    }
+    /* named on the command line, GJKB_BACKEND plays no part */
+    unsetenv("GJKB_BACKEND");
+    int rc_option = run_tool(NULL, (const char *const[]){ "query", "--backend", name, in, "-", NULL });
+    char *err_option = tool_output("stderr");
+    if (keep)
+        setenv("GJKB_BACKEND", keep, 1);
+    free(keep);
+
+    print_message("unavailable backend: %s\n", name);
+    assert_int_equal(rc[0], 1);
+    snprintf(msg, sizeof msg,
+             "gjkbatch: backend '%s' (from the GJKB_BACKEND environment variable) is not available in this build "
+             "or on this CPU\n",
+             name);
+    assert_string_equal(err[0], msg);
+    assert_int_equal(rc[1], 1);
+    assert_string_equal(err[1], "gjkbatch: the GJKB_BACKEND environment variable names no backend: 'avx1024'\n");
+    assert_int_equal(rc[2], 0);
+    assert_string_equal(err[2], "");
+    assert_int_equal(rc_option, 1);
+    snprintf(msg, sizeof msg, "gjkbatch: backend '%s' is not available in this build or on this CPU\n", name);
+    assert_string_equal(err_option, msg);
+    for (int i = 0; i < 3; i++)
+        free(err[i]);
+    free(err_option);
+}
+
 static void expect_usage_error(const char *const *args)
 {
     assert_int_equal(run_tool(NULL, args), 2);
@@ -1116,6 +1173,7 @@ int main(void)
         cmocka_unit_test(test_invalid_pairs_isolated),
         cmocka_unit_test(test_cli_query),
         cmocka_unit_test(test_cli_parse_error),
+        cmocka_unit_test(test_cli_backend_from_environment),
         cmocka_unit_test(test_cli_usage),
         cmocka_unit_test(test_cli_run),
         cmocka_unit_test(test_cli_run_save),

@@ -253,16 +253,26 @@ static int parse_options(int argc, char **argv, int first, unsigned allowed, int
 
 /* ---- shared helpers ---------------------------------------------------- */
 
+/* gjkb_create fails without a context, so no message says which backend
+ * it tried: for auto that is the one GJKB_BACKEND names, if set (the
+ * library reads it the same way), and the messages name that one. */
 static gjkb_context *create_context(gjkb_backend backend)
 {
     gjkb_config cfg = { backend, 0 };
     gjkb_context *ctx = NULL;
     gjkb_error e = gjkb_create(&cfg, &ctx);
-    if (e == GJKB_ERR_UNSUPPORTED)
+    const char *env = getenv("GJKB_BACKEND");
+    int from_env = backend == GJKB_BACKEND_AUTO && env && *env;
+    if (e == GJKB_ERR_UNSUPPORTED && from_env)
+        fprintf(stderr,
+                "gjkbatch: backend '%.40s' (from the GJKB_BACKEND environment variable) is not available in "
+                "this build or on this CPU\n",
+                env);
+    else if (e == GJKB_ERR_UNSUPPORTED)
         fprintf(stderr, "gjkbatch: backend '%s' is not available in this build or on this CPU\n",
                 gjkb_backend_name(backend));
-    else if (e == GJKB_ERR_KIND && backend == GJKB_BACKEND_AUTO)
-        fprintf(stderr, "gjkbatch: the GJKB_BACKEND environment variable names no backend\n");
+    else if (e == GJKB_ERR_KIND && from_env)
+        fprintf(stderr, "gjkbatch: the GJKB_BACKEND environment variable names no backend: '%.40s'\n", env);
     else if (e != GJKB_OK)
         fprintf(stderr, "gjkbatch: cannot create a context: %s\n", gjkb_error_string(e));
     return e == GJKB_OK ? ctx : NULL;
