@@ -14,12 +14,16 @@
 
 #include "../tools/pairfile.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <ftw.h>
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "cli_harness.h"
@@ -56,6 +60,33 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 static void remove_tree(const char *path)
 {
     nftw(path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Names in folder dir (. and .. aside); *dot gets how many start with a
+ * '.', as the tool's temporary files do. */
+static int folder_entries(const char *dir, int *dot)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    *dot = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        n++;
+        *dot += e->d_name[0] == '.';
+    }
+    closedir(d);
+    return n;
+}
+
+/* Fails when a temporary file of the tool's is left in dir. */
+static void expect_no_temp_files(const char *dir)
+{
+    int dot;
+    folder_entries(dir, &dot);
+    if (dot)
+        fail_msg("%d temporary file(s) left in %s", dot, dir);
 }
 
 /* Runs argv with every standard stream on /dev/null: its exit status, or
@@ -986,6 +1017,308 @@ static void test_cli_parse_error(void **state)
     }
 }
 
+/* ---- where the output goes ---------------------------------------------------- */
+
+/* Whether a write to the device at path fails with ENOSPC, as on /dev/full. */
+static int writes_fail_full(const char *path)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return 0;
+    ssize_t n = write(fd, "x", 1);
+    int e = errno;
+    close(fd);
+    return n < 0 && e == ENOSPC;
+}
+
+/* A device on which every write fails, into path: a node of the test's own
+ * made like /dev/full where the system allows (a regressed tool once
+ * deleted its OUTPUT after a failed write, and should then delete only the
+ * copy), else /dev/full itself. -1 when there is no such device. */
+static int full_device(char *path, size_t size)
+{
+    struct stat st;
+    if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode) || !writes_fail_full("/dev/full"))
+        return -1;
+    tmp_path(path, size, "full");
+    if (mknod(path, S_IFCHR | 0666, st.st_rdev) == 0 && writes_fail_full(path))
+        return 0;
+    remove(path);
+    snprintf(path, size, "/dev/full");
+    return 0;
+}
+
+/* The device at path is still there, still the same device. */
+static void expect_device(const char *path, const struct stat *before)
+{
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_true(st.st_rdev == before->st_rdev);
+}
+
+/* The symbolic link at path is still a link to target. */
+static void expect_link(const char *path, const char *target)
+{
+    struct stat st;
+    char buf[256];
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    ssize_t n = readlink(path, buf, sizeof buf - 1);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    assert_string_equal(buf, target);
+}
+
+/* The file at path holds want. */
+static void expect_content(const char *path, const char *want)
+{
+    char *got = slurp_path(path);
+    if (!got)
+        fail_msg("%s is gone", path);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void expect_mode(const char *path, mode_t mode)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, mode);
+}
+
+/* A full device as OUTPUT, named or through a link: the write fails, the
+ * device stays. So for batch --save and run --snapshot too. */
+static void test_cli_output_full_device(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char dev[128], link[128], in[128], msg[512];
+    if (full_device(dev, sizeof dev) != 0) {
+        print_message("no /dev/full that fails writes: skipping\n");
+        skip();
+    }
+    struct stat before;
+    assert_int_equal(stat(dev, &before), 0);
+    tmp_path(in, sizeof in, "in.pairs");
+    write_file(in, round_trip_file);
+    tmp_path(link, sizeof link, "full-link");
+    assert_int_equal(symlink(dev, link), 0);
+
+    const char *const outputs[2] = { dev, link };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run_tool(NULL, (const char *const[]){ "query", in, outputs[i], NULL }), 1);
+        char *err = tool_output("stderr");
+        snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", outputs[i], strerror(ENOSPC));
+        assert_string_equal(err, msg);
+        free(err);
+        expect_device(dev, &before);
+        expect_link(link, dev);
+    }
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "batch", "--pairs", "20", "--repeat", "1", "--save", link,
+                                                           NULL }),
+                     1);
+    expect_device(dev, &before);
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "run", "--bodies", "20", "--frames", "1", "--snapshot", dev,
+                                                           NULL }),
+                     1);
+    char *err = tool_output("stderr");
+    snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", dev, strerror(ENOSPC));
+    assert_string_equal(err, msg);
+    free(err);
+    expect_device(dev, &before);
+    expect_link(link, dev);
+    expect_no_temp_files(tmp_dir);
+    remove(link);
+    if (strcmp(dev, "/dev/full") != 0)
+        remove(dev);
+}
+
+/* run_tool under a file size limit of 256 bytes (the CSV header and two
+ * rows) that the tool inherits, with SIGXFSZ ignored so that writing past
+ * it fails with EFBIG instead of killing the tool: a write that fails half
+ * way, on a regular file, even as root. */
+static int run_tool_size_limited(const char *const *args)
+{
+    struct rlimit lim, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
+    small = lim;
+    small.rlim_cur = 256;
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = run_tool(NULL, args);
+    setrlimit(RLIMIT_FSIZE, &lim);
+    signal(SIGXFSZ, SIG_DFL);
+    return rc;
+}
+
+/* A symbolic link as OUTPUT: a failed write leaves link and file as they
+ * were; a complete one replaces the file it points to (its mode kept) and
+ * the link stays; a dangling link gets its file made. */
+static void test_cli_output_symlink(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], target[128], link[128], made[128], dangling[128];
+    tmp_path(in, sizeof in, "in.pairs");
+    tmp_path(target, sizeof target, "target.csv");
+    tmp_path(link, sizeof link, "link.csv");
+    tmp_path(made, sizeof made, "made.csv");
+    tmp_path(dangling, sizeof dangling, "dangling.csv");
+    write_file(in, round_trip_file);
+    write_file(target, "old\n");
+    assert_int_equal(chmod(target, 0640), 0);
+    assert_int_equal(symlink("target.csv", link), 0);
+    assert_int_equal(symlink("made.csv", dangling), 0);
+    char *want = answer(round_trip_file, GJKB_BACKEND_REFERENCE, GJKB_DISTANCE);
+
+    assert_int_equal(run_tool_size_limited((const char *const[]){ "query", in, link, NULL }), 1);
+    expect_link(link, "target.csv");
+    expect_content(target, "old\n");
+    expect_no_temp_files(tmp_dir);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, link, NULL }), 0);
+    expect_link(link, "target.csv");
+    expect_content(target, want);
+    expect_mode(target, 0640);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, dangling, NULL }),
+                     0);
+    expect_link(dangling, "made.csv");
+    expect_content(made, want);
+    mode_t mask = umask(0);
+    umask(mask);
+    expect_mode(made, 0666 & ~mask); /* as fopen would have made it */
+    free(want);
+    expect_no_temp_files(tmp_dir);
+    remove(link);
+    remove(dangling);
+    remove(target);
+    remove(made);
+}
+
+/* setpriv words that run the tool as nobody: root ignores permission
+ * bits, so a tool run as root never meets a read-only folder. */
+static const char *const as_nobody[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", NULL };
+
+/* Whether a folder made read-only binds the tool: yes for an ordinary user;
+ * for root, once the tool runs as nobody (tool_prefix set; tmp_dir opened to
+ * others so that nobody reaches the folder). */
+static int read_only_binds(const char *dir)
+{
+    char probe[160];
+    snprintf(probe, sizeof probe, "%s/probe", dir);
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return 1;
+    close(fd);
+    remove(probe);
+    if (run_quiet((const char *const[]){ "setpriv", "--version", NULL }) != 0)
+        return 0;
+    tool_prefix = as_nobody;
+    if (run_tool(NULL, (const char *const[]){ "--version", NULL }) != 0 || chmod(tmp_dir, 0711) != 0) {
+        tool_prefix = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* Read-only places. In a read-only folder the tool fails cleanly, creates
+ * nothing and leaves the file already there alone, even one anybody may
+ * write; a read-only file in an open folder is not replaced either. */
+static void test_cli_output_read_only(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], ro[128], open_dir[128], old[160], fresh[160], locked[160], msg[512];
+    tmp_path(in, sizeof in, "in.pairs");
+    tmp_path(ro, sizeof ro, "ro");
+    tmp_path(open_dir, sizeof open_dir, "open");
+    snprintf(old, sizeof old, "%s/old.csv", ro);
+    snprintf(fresh, sizeof fresh, "%s/new.csv", ro);
+    snprintf(locked, sizeof locked, "%s/locked.csv", open_dir);
+    write_file(in, round_trip_file);
+    assert_int_equal(mkdir(ro, 0755), 0);
+    write_file(old, "keep\n");
+    assert_int_equal(chmod(old, 0666), 0);
+    assert_int_equal(chmod(ro, 0555), 0);
+    assert_int_equal(mkdir(open_dir, 0755), 0);
+    write_file(locked, "keep\n");
+    assert_int_equal(chmod(locked, 0444), 0);
+    assert_int_equal(chmod(open_dir, 0777), 0);
+    if (!read_only_binds(ro)) {
+        chmod(ro, 0755);
+        remove_tree(ro);
+        remove_tree(open_dir);
+        print_message("root ignores permission bits and setpriv cannot run the tool as nobody: skipping\n");
+        skip();
+    }
+    const char *const outputs[3] = { fresh, old, locked };
+    int rc[3];
+    char *err[3];
+    for (int i = 0; i < 3; i++) {
+        rc[i] = run_tool(in, (const char *const[]){ "query", "-", outputs[i], NULL });
+        err[i] = tool_output("stderr");
+    }
+    tool_prefix = NULL;
+    chmod(tmp_dir, 0700);
+    for (int i = 0; i < 3; i++) {
+        if (i < 2)
+            snprintf(msg, sizeof msg, "gjkbatch: writing %s: cannot create a temporary file in %s: %s\n",
+                     outputs[i], ro, strerror(EACCES));
+        else
+            snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", outputs[i], strerror(EACCES));
+        assert_int_equal(rc[i], 1);
+        assert_string_equal(err[i], msg);
+        free(err[i]);
+    }
+    int dot;
+    assert_int_equal(folder_entries(ro, &dot), 1); /* old.csv alone */
+    assert_int_equal(folder_entries(open_dir, &dot), 1);
+    assert_int_equal(dot, 0);
+    expect_content(old, "keep\n");
+    expect_content(locked, "keep\n");
+    expect_mode(locked, 0444);
+    assert_int_equal(chmod(ro, 0755), 0);
+    remove_tree(ro);
+    remove_tree(open_dir);
+}
+
+/* An existing OUTPUT survives a failed run: a bad input, and a write that
+ * fails half way. A run that succeeds replaces it and keeps its mode. */
+static void test_cli_output_kept_on_failure(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], bad[128], out[128], msg[512];
+    tmp_path(in, sizeof in, "in.pairs");
+    tmp_path(bad, sizeof bad, "bad.pairs");
+    tmp_path(out, sizeof out, "out.csv");
+    write_file(in, round_trip_file);
+    write_file(bad, P "pair\n");
+    write_file(out, "keep\n");
+    assert_int_equal(chmod(out, 0600), 0);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", bad, out, NULL }), 2);
+    expect_content(out, "keep\n");
+
+    assert_int_equal(run_tool_size_limited((const char *const[]){ "query", in, out, NULL }), 1);
+    char *err = tool_output("stderr");
+    snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", out, strerror(EFBIG));
+    assert_string_equal(err, msg);
+    free(err);
+    expect_content(out, "keep\n");
+    expect_no_temp_files(tmp_dir);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, out, NULL }), 0);
+    char *want = answer(round_trip_file, GJKB_BACKEND_REFERENCE, GJKB_DISTANCE);
+    expect_content(out, want);
+    free(want);
+    expect_mode(out, 0600);
+    expect_no_temp_files(tmp_dir);
+    remove(out);
+}
+
 /* ---- backends ------------------------------------------------------------------ */
 
 /* A backend that GJKB_BACKEND names and this machine lacks: the message
@@ -1173,6 +1506,10 @@ int main(void)
         cmocka_unit_test(test_invalid_pairs_isolated),
         cmocka_unit_test(test_cli_query),
         cmocka_unit_test(test_cli_parse_error),
+        cmocka_unit_test(test_cli_output_full_device),
+        cmocka_unit_test(test_cli_output_symlink),
+        cmocka_unit_test(test_cli_output_read_only),
+        cmocka_unit_test(test_cli_output_kept_on_failure),
         cmocka_unit_test(test_cli_backend_from_environment),
         cmocka_unit_test(test_cli_usage),
         cmocka_unit_test(test_cli_run),
