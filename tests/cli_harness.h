@@ -19,6 +19,9 @@ extern char **environ;
 
 static const char *cli;          /* GJKBATCH_CLI */
 static const char *emulator;     /* GJKBATCH_EMULATOR: command that runs a cross-built binary */
+/* Words run_tool puts before the emulator and the tool, NULL-terminated
+ * (e.g. setpriv dropping root); NULL: none. */
+static const char *const *tool_prefix;
 static char tmp_dir[64];
 
 /* Reads the environment and makes the temporary folder: 0, or -1. */
@@ -63,7 +66,8 @@ static char *slurp_path(const char *path)
 
 /* Runs the tool with args (NULL-terminated); stdin from in_path (or
  * /dev/null), stdout and stderr into the files "stdout" and "stderr" of the
- * temporary folder (so stderr is no terminal). Returns the exit status. */
+ * temporary folder (so stderr is no terminal), opened before any
+ * tool_prefix runs. Returns the exit status. */
 static int run_tool(const char *in_path, const char *const *args)
 {
     char out_path[128], err_path[128], emu[256];
@@ -71,10 +75,14 @@ static int run_tool(const char *in_path, const char *const *args)
     tmp_path(err_path, sizeof err_path, "stderr");
     char *argv[40];
     int n = 0;
+    for (int i = 0; tool_prefix && tool_prefix[i]; i++) {
+        assert_true(n < 8);
+        argv[n++] = (char *)tool_prefix[i];
+    }
     /* the emulator command comes as space-separated words */
     snprintf(emu, sizeof emu, "%s", emulator ? emulator : "");
     for (char *w = strtok(emu, " "); w; w = strtok(NULL, " ")) {
-        assert_true(n < 8);
+        assert_true(n < 16);
         argv[n++] = w;
     }
     argv[n++] = (char *)cli;

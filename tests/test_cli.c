@@ -3,6 +3,7 @@
  * answers, and the gjkbatch binary end to end (its path comes from the
  * GJKBATCH_CLI environment variable that CTest sets). */
 #define _POSIX_C_SOURCE 200809L /* posix_spawn, mkdtemp */
+#define _XOPEN_SOURCE 700       /* nftw, mknod */
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,10 +14,16 @@
 
 #include "../tools/pairfile.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "cli_harness.h"
@@ -32,6 +39,73 @@ static FILE *text_file(const char *text)
     return f;
 }
 
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Removes path and everything under it (folders the tests made). */
+static void remove_tree(const char *path)
+{
+    nftw(path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Names in folder dir (. and .. aside); *dot gets how many start with a
+ * '.', as the tool's temporary files do. */
+static int folder_entries(const char *dir, int *dot)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    *dot = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        n++;
+        *dot += e->d_name[0] == '.';
+    }
+    closedir(d);
+    return n;
+}
+
+/* Fails when a temporary file of the tool's is left in dir. */
+static void expect_no_temp_files(const char *dir)
+{
+    int dot;
+    folder_entries(dir, &dot);
+    if (dot)
+        fail_msg("%d temporary file(s) left in %s", dot, dir);
+}
+
+/* Runs argv with every standard stream on /dev/null: its exit status, or
+ * -1 when it could not start or did not exit. */
+static int run_quiet(const char *const *argv)
+{
+    posix_spawn_file_actions_t fa;
+    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
+    for (int fd = 0; fd < 3; fd++)
+        assert_int_equal(posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0), 0);
+    fflush(NULL);
+    pid_t pid;
+    int e = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int status;
+    if (e != 0 || waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 static pairfile_status parse(const char *text, pairfile *pf, pairfile_error *err)
 {
@@ -566,6 +640,210 @@ static void test_parse_large(void **state)
     fclose(f);
 }
 
+/* ---- line ends, byte-order marks, locale ------------------------------------- */
+
+/* Every parsed array of a and b, bit for bit (hull definition lines too, so
+ * the line count agrees). */
+static void expect_same_pairs(const pairfile *a, const pairfile *b)
+{
+    assert_int_equal(a->pair_count, b->pair_count);
+    assert_int_equal(a->body_count, b->body_count);
+    assert_int_equal(a->hull_count, b->hull_count);
+    assert_int_equal(a->point_count, b->point_count);
+    size_t n = a->body_count, h = a->hull_count;
+    assert_memory_equal(a->kind, b->kind, n);
+    assert_memory_equal(a->px, b->px, n * sizeof *a->px);
+    assert_memory_equal(a->py, b->py, n * sizeof *a->py);
+    assert_memory_equal(a->pz, b->pz, n * sizeof *a->pz);
+    const float *fa[8] = { a->qw, a->qx, a->qy, a->qz, a->sx, a->sy, a->sz, a->margin };
+    const float *fb[8] = { b->qw, b->qx, b->qy, b->qz, b->sx, b->sy, b->sz, b->margin };
+    for (int k = 0; k < 8; k++)
+        assert_memory_equal(fa[k], fb[k], n * sizeof(float));
+    assert_memory_equal(a->hull, b->hull, n * sizeof *a->hull);
+    assert_memory_equal(a->hull_file_id, b->hull_file_id, h * sizeof *a->hull_file_id);
+    assert_memory_equal(a->hull_line, b->hull_line, h * sizeof *a->hull_line);
+    assert_memory_equal(a->hull_n, b->hull_n, h * sizeof *a->hull_n);
+    assert_memory_equal(a->hull_xyz, b->hull_xyz, 3 * a->point_count * sizeof(float));
+}
+
+/* LF line ends, hulls on lines 2 and 6; respelled below. */
+static const char line_end_file[] =
+    "# line ends\n"
+    "hull 5  0 0 0  1 0 0  0 1 0\n"
+    "\n"
+    "pair sphere 1  0 0 0  1 0 0 0   hull 5  2 0 0  1 0 0 0\n"
+    "  # indented comment\n"
+    "hull 6  1 1 1\n"
+    "pair box 1 2 3  0 0 0  1 0 0 0   capsule 0.5 1  0 4 0  1 0 0 0\n"
+    "pair hull 6  1 2 3  1 0 0 0   cone 1 1  0 0 5  1 0 0 0\n";
+
+/* A bad line 9 after line_end_file. */
+static const char line_end_bad[] = "pair sphere 1 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0\n";
+
+#define UTF8_BOM "\xEF\xBB\xBF"
+
+/* prefix, then text with each LF spelled eol (malloc'd). */
+static char *respell(const char *prefix, const char *text, const char *eol)
+{
+    char *out = malloc(strlen(prefix) + 2 * strlen(text) + 1), *p = out;
+    assert_non_null(out);
+    p += sprintf(p, "%s", prefix);
+    for (const char *t = text; *t; t++)
+        p += *t == '\n' ? sprintf(p, "%s", eol) : sprintf(p, "%c", *t);
+    return out;
+}
+
+/* CR LF, CR alone (old Mac) and a leading UTF-8 byte-order mark: the same
+ * pairs as the LF file, and errors on the same line. */
+static void test_parse_line_ends_and_bom(void **state)
+{
+    (void)state;
+    static const struct { const char *prefix, *eol; } forms[] = {
+        { "", "\r\n" }, { "", "\r" }, { UTF8_BOM, "\n" }, { UTF8_BOM, "\r\n" }, { UTF8_BOM, "\r" },
+    };
+    pairfile lf, pf;
+    pairfile_error err;
+    assert_int_equal(parse(line_end_file, &lf, &err), PAIRFILE_OK);
+    assert_int_equal(lf.pair_count, 3);
+    assert_int_equal(lf.hull_line[1], 6);
+    char bad_lf[512];
+    snprintf(bad_lf, sizeof bad_lf, "%s%s", line_end_file, line_end_bad);
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char *text = respell(forms[i].prefix, line_end_file, forms[i].eol);
+        pairfile_status st = parse(text, &pf, &err);
+        if (st != PAIRFILE_OK)
+            fail_msg("form %zu: line %lu: %s", i, err.line, err.message);
+        expect_same_pairs(&lf, &pf);
+        pairfile_free(&pf);
+        free(text);
+
+        text = respell(forms[i].prefix, bad_lf, forms[i].eol);
+        assert_int_equal(parse(text, &pf, &err), PAIRFILE_SYNTAX);
+        if (err.line != 9 || strcmp(err.message, "shape B: missing quaternion z") != 0)
+            fail_msg("form %zu: got %lu: %s", i, err.line, err.message);
+        free(text);
+    }
+    pairfile_free(&lf);
+
+    /* a CR before CR LF ends an empty line; a mark alone is an empty file */
+    assert_int_equal(parse("# a\r\r\n" P "\rpair\r", &pf, &err), PAIRFILE_SYNTAX);
+    assert_int_equal(err.line, 5);
+    assert_int_equal(parse(UTF8_BOM, &pf, &err), PAIRFILE_OK);
+    assert_int_equal(pf.pair_count, 0);
+    pairfile_free(&pf);
+    /* only the first line may start with the mark */
+    assert_int_equal(parse(P UTF8_BOM P, &pf, &err), PAIRFILE_SYNTAX);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.message, "unknown record"));
+
+    /* UTF-16 says so instead of tripping over its NUL bytes */
+    static const char utf16[] = "\xFF\xFEp\0a\0i\0r\0\n\0";
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(utf16, 1, sizeof utf16 - 1, f), sizeof utf16 - 1);
+    rewind(f);
+    assert_int_equal(pairfile_read(f, &pf, &err), PAIRFILE_SYNTAX);
+    fclose(f);
+    assert_int_equal(err.line, 1);
+    assert_string_equal(err.message,
+                        "the file is UTF-16 text (it starts with a UTF-16 byte-order mark): save it as UTF-8");
+}
+
+static int numeric_is_comma(void)
+{
+    return strcmp(localeconv()->decimal_point, ",") == 0;
+}
+
+/* Sets LC_ALL to a locale whose decimal point is a comma: an installed one,
+ * else one that localedef builds from its LC_NUMERIC alone inside the test
+ * folder (found through LOCPATH; nothing outside the folder is touched).
+ * Returns its name, or NULL when neither works. */
+static const char *set_comma_locale(void)
+{
+    static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "de_DE" };
+    for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
+        if (setlocale(LC_ALL, installed[i]) && numeric_is_comma())
+            return installed[i];
+    char src[128], dir[128], out[160];
+    tmp_path(src, sizeof src, "comma.src");
+    tmp_path(dir, sizeof dir, "locales");
+    snprintf(out, sizeof out, "%s/xx_comma", dir);
+    write_file(src, "LC_NUMERIC\ndecimal_point \",\"\nthousands_sep \".\"\ngrouping 3\nEND LC_NUMERIC\n");
+    mkdir(dir, 0755);
+    /* -c: write it although the other categories are missing */
+    run_quiet((const char *const[]){ "localedef", "-c", "-i", src, out, NULL });
+    remove(src);
+    setenv("LOCPATH", dir, 1);
+    if (setlocale(LC_ALL, "xx_comma") && numeric_is_comma())
+        return "xx_comma";
+    return NULL;
+}
+
+static void restore_c_locale(void)
+{
+    char dir[128];
+    setlocale(LC_ALL, "C");
+    unsetenv("LOCPATH");
+    tmp_path(dir, sizeof dir, "locales");
+    remove_tree(dir);
+}
+
+/* A program in a comma-decimal locale still reads and writes the pair
+ * file's numbers as the C locale does. */
+static void test_parse_locale(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "hull 3  1.5 -0.25 0x1.8p1  1e-3 .5 2.5E+2\n"
+        "pair sphere 0.125 margin 1.5  1.5 -2.75 1e-300  0.5 0.5 0.5 0.5   hull 3  nan INF -0x1p-1074  1 0 0 0\n";
+    pairfile c_pf, pf, comma_pf;
+    pairfile_error err, comma_err;
+    assert_int_equal(parse(text, &c_pf, &err), PAIRFILE_OK);
+
+    const char *name = set_comma_locale();
+    if (!name) {
+        restore_c_locale();
+        pairfile_free(&c_pf);
+        print_message("no comma-decimal locale installed, and localedef could not make one: skipping\n");
+        skip();
+    }
+    /* everything in the locale first, the checks after it is undone */
+    pairfile_status st = parse(text, &pf, &err);
+    pairfile_status comma_st = parse("pair sphere 1,5 0 0 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0\n", &comma_pf, &comma_err);
+    uint8_t status = GJKB_SEPARATED;
+    double distance = 0.1;
+    gjkb_results r;
+    memset(&r, 0, sizeof r);
+    r.status = &status;
+    r.distance = &distance;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    int werr = pairfile_write_csv(f, 1, &r);
+    restore_c_locale();
+
+    print_message("locale %s\n", name);
+    if (st != PAIRFILE_OK)
+        fail_msg("in locale %s: line %lu: %s", name, err.line, err.message);
+    expect_same_pairs(&c_pf, &pf);
+    assert_true(pf.px[0] == 1.5 && pf.py[0] == -2.75 && pf.pz[0] == 1e-300);
+    assert_true(pf.sx[0] == 0.125f && pf.margin[0] == 1.5f && pf.qw[0] == 0.5f);
+    static const float hull_xyz[6] = { 1.5f, -0.25f, 3.0f, 1e-3f, 0.5f, 250.0f };
+    assert_memory_equal(pf.hull_xyz, hull_xyz, sizeof hull_xyz);
+    assert_true(isnan(pf.px[1]) && pf.py[1] == INFINITY && pf.pz[1] == -0x1p-1074);
+    pairfile_free(&pf);
+    pairfile_free(&c_pf);
+    /* the locale's own spelling is no number of the format */
+    assert_int_equal(comma_st, PAIRFILE_SYNTAX);
+    assert_string_equal(comma_err.message, "shape A: sphere radius: '1,5' is not a number");
+
+    assert_int_equal(werr, 0);
+    char *written = slurp(f);
+    fclose(f);
+    assert_string_equal(written, "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations\n"
+                                 "0,separated,0.1,nan,nan,nan,nan,nan,nan,nan,nan,nan,0\n");
+    free(written);
+}
+
 /* ---- CSV writer ------------------------------------------------------------- */
 
 static void test_write_csv_format(void **state)
@@ -613,17 +891,6 @@ static void test_write_csv_format(void **state)
 /* ---- the binary, end to end -------------------------------------------------- */
 
 static const char *data_dir;     /* GJKBATCH_TEST_DATA */
-
-
-
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-}
 
 static int cli_setup(void **state)
 {
@@ -750,6 +1017,365 @@ static void test_cli_parse_error(void **state)
     }
 }
 
+/* ---- where the output goes ---------------------------------------------------- */
+
+/* Whether a write to the device at path fails with ENOSPC, as on /dev/full. */
+static int writes_fail_full(const char *path)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return 0;
+    ssize_t n = write(fd, "x", 1);
+    int e = errno;
+    close(fd);
+    return n < 0 && e == ENOSPC;
+}
+
+/* A device on which every write fails, into path: a node of the test's own
+ * made like /dev/full where the system allows (a regressed tool once
+ * deleted its OUTPUT after a failed write, and should then delete only the
+ * copy), else /dev/full itself. -1 when there is no such device. */
+static int full_device(char *path, size_t size)
+{
+    struct stat st;
+    if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode) || !writes_fail_full("/dev/full"))
+        return -1;
+    tmp_path(path, size, "full");
+    if (mknod(path, S_IFCHR | 0666, st.st_rdev) == 0 && writes_fail_full(path))
+        return 0;
+    remove(path);
+    snprintf(path, size, "/dev/full");
+    return 0;
+}
+
+/* The device at path is still there, still the same device. */
+static void expect_device(const char *path, const struct stat *before)
+{
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_true(st.st_rdev == before->st_rdev);
+}
+
+/* The symbolic link at path is still a link to target. */
+static void expect_link(const char *path, const char *target)
+{
+    struct stat st;
+    char buf[256];
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    ssize_t n = readlink(path, buf, sizeof buf - 1);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    assert_string_equal(buf, target);
+}
+
+/* The file at path holds want. */
+static void expect_content(const char *path, const char *want)
+{
+    char *got = slurp_path(path);
+    if (!got)
+        fail_msg("%s is gone", path);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void expect_mode(const char *path, mode_t mode)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, mode);
+}
+
+/* A full device as OUTPUT, named or through a link: the write fails, the
+ * device stays. So for batch --save and run --snapshot too. */
+static void test_cli_output_full_device(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char dev[128], link[128], in[128], msg[512];
+    if (full_device(dev, sizeof dev) != 0) {
+        print_message("no /dev/full that fails writes: skipping\n");
+        skip();
+    }
+    struct stat before;
+    assert_int_equal(stat(dev, &before), 0);
+    tmp_path(in, sizeof in, "in.pairs");
+    write_file(in, round_trip_file);
+    tmp_path(link, sizeof link, "full-link");
+    assert_int_equal(symlink(dev, link), 0);
+
+    const char *const outputs[2] = { dev, link };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run_tool(NULL, (const char *const[]){ "query", in, outputs[i], NULL }), 1);
+        char *err = tool_output("stderr");
+        snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", outputs[i], strerror(ENOSPC));
+        assert_string_equal(err, msg);
+        free(err);
+        expect_device(dev, &before);
+        expect_link(link, dev);
+    }
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "batch", "--pairs", "20", "--repeat", "1", "--save", link,
+                                                           NULL }),
+                     1);
+    expect_device(dev, &before);
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "run", "--bodies", "20", "--frames", "1", "--snapshot", dev,
+                                                           NULL }),
+                     1);
+    char *err = tool_output("stderr");
+    snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", dev, strerror(ENOSPC));
+    assert_string_equal(err, msg);
+    free(err);
+    expect_device(dev, &before);
+    expect_link(link, dev);
+    expect_no_temp_files(tmp_dir);
+    remove(link);
+    if (strcmp(dev, "/dev/full") != 0)
+        remove(dev);
+}
+
+/* run_tool under a file size limit of 256 bytes (the CSV header and two
+ * rows) that the tool inherits, with SIGXFSZ ignored so that writing past
+ * it fails with EFBIG instead of killing the tool: a write that fails half
+ * way, on a regular file, even as root. */
+static int run_tool_size_limited(const char *const *args)
+{
+    struct rlimit lim, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
+    small = lim;
+    small.rlim_cur = 256;
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = run_tool(NULL, args);
+    setrlimit(RLIMIT_FSIZE, &lim);
+    signal(SIGXFSZ, SIG_DFL);
+    return rc;
+}
+
+/* A symbolic link as OUTPUT: a failed write leaves link and file as they
+ * were; a complete one replaces the file it points to (its mode kept) and
+ * the link stays; a dangling link gets its file made. */
+static void test_cli_output_symlink(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], target[128], link[128], made[128], dangling[128];
+    tmp_path(in, sizeof in, "in.pairs");
+    tmp_path(target, sizeof target, "target.csv");
+    tmp_path(link, sizeof link, "link.csv");
+    tmp_path(made, sizeof made, "made.csv");
+    tmp_path(dangling, sizeof dangling, "dangling.csv");
+    write_file(in, round_trip_file);
+    write_file(target, "old\n");
+    assert_int_equal(chmod(target, 0640), 0);
+    assert_int_equal(symlink("target.csv", link), 0);
+    assert_int_equal(symlink("made.csv", dangling), 0);
+    char *want = answer(round_trip_file, GJKB_BACKEND_REFERENCE, GJKB_DISTANCE);
+
+    assert_int_equal(run_tool_size_limited((const char *const[]){ "query", in, link, NULL }), 1);
+    expect_link(link, "target.csv");
+    expect_content(target, "old\n");
+    expect_no_temp_files(tmp_dir);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, link, NULL }), 0);
+    expect_link(link, "target.csv");
+    expect_content(target, want);
+    expect_mode(target, 0640);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, dangling, NULL }),
+                     0);
+    expect_link(dangling, "made.csv");
+    expect_content(made, want);
+    mode_t mask = umask(0);
+    umask(mask);
+    expect_mode(made, 0666 & ~mask); /* as fopen would have made it */
+    free(want);
+    expect_no_temp_files(tmp_dir);
+    remove(link);
+    remove(dangling);
+    remove(target);
+    remove(made);
+}
+
+/* setpriv words that run the tool as nobody: root ignores permission
+ * bits, so a tool run as root never meets a read-only folder. */
+static const char *const as_nobody[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", NULL };
+
+/* Whether a folder made read-only binds the tool: yes for an ordinary user;
+ * for root, once the tool runs as nobody (tool_prefix set; tmp_dir opened to
+ * others so that nobody reaches the folder). */
+static int read_only_binds(const char *dir)
+{
+    char probe[160];
+    snprintf(probe, sizeof probe, "%s/probe", dir);
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return 1;
+    close(fd);
+    remove(probe);
+    if (run_quiet((const char *const[]){ "setpriv", "--version", NULL }) != 0)
+        return 0;
+    tool_prefix = as_nobody;
+    if (run_tool(NULL, (const char *const[]){ "--version", NULL }) != 0 || chmod(tmp_dir, 0711) != 0) {
+        tool_prefix = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* Read-only places. In a read-only folder the tool fails cleanly, creates
+ * nothing and leaves the file already there alone, even one anybody may
+ * write; a read-only file in an open folder is not replaced either. */
+static void test_cli_output_read_only(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], ro[128], open_dir[128], old[160], fresh[160], locked[160], msg[512];
+    tmp_path(in, sizeof in, "in.pairs");
+    tmp_path(ro, sizeof ro, "ro");
+    tmp_path(open_dir, sizeof open_dir, "open");
+    snprintf(old, sizeof old, "%s/old.csv", ro);
+    snprintf(fresh, sizeof fresh, "%s/new.csv", ro);
+    snprintf(locked, sizeof locked, "%s/locked.csv", open_dir);
+    write_file(in, round_trip_file);
+    assert_int_equal(mkdir(ro, 0755), 0);
+    write_file(old, "keep\n");
+    assert_int_equal(chmod(old, 0666), 0);
+    assert_int_equal(chmod(ro, 0555), 0);
+    assert_int_equal(mkdir(open_dir, 0755), 0);
+    write_file(locked, "keep\n");
+    assert_int_equal(chmod(locked, 0444), 0);
+    assert_int_equal(chmod(open_dir, 0777), 0);
+    if (!read_only_binds(ro)) {
+        chmod(ro, 0755);
+        remove_tree(ro);
+        remove_tree(open_dir);
+        print_message("root ignores permission bits and setpriv cannot run the tool as nobody: skipping\n");
+        skip();
+    }
+    const char *const outputs[3] = { fresh, old, locked };
+    int rc[3];
+    char *err[3];
+    for (int i = 0; i < 3; i++) {
+        rc[i] = run_tool(in, (const char *const[]){ "query", "-", outputs[i], NULL });
+        err[i] = tool_output("stderr");
+    }
+    tool_prefix = NULL;
+    chmod(tmp_dir, 0700);
+    for (int i = 0; i < 3; i++) {
+        if (i < 2)
+            snprintf(msg, sizeof msg, "gjkbatch: writing %s: cannot create a temporary file in %s: %s\n",
+                     outputs[i], ro, strerror(EACCES));
+        else
+            snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", outputs[i], strerror(EACCES));
+        assert_int_equal(rc[i], 1);
+        assert_string_equal(err[i], msg);
+        free(err[i]);
+    }
+    int dot;
+    assert_int_equal(folder_entries(ro, &dot), 1); /* old.csv alone */
+    assert_int_equal(folder_entries(open_dir, &dot), 1);
+    assert_int_equal(dot, 0);
+    expect_content(old, "keep\n");
+    expect_content(locked, "keep\n");
+    expect_mode(locked, 0444);
+    assert_int_equal(chmod(ro, 0755), 0);
+    remove_tree(ro);
+    remove_tree(open_dir);
+}
+
+/* An existing OUTPUT survives a failed run: a bad input, and a write that
+ * fails half way. A run that succeeds replaces it and keeps its mode. */
+static void test_cli_output_kept_on_failure(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128], bad[128], out[128], msg[512];
+    tmp_path(in, sizeof in, "in.pairs");
+    tmp_path(bad, sizeof bad, "bad.pairs");
+    tmp_path(out, sizeof out, "out.csv");
+    write_file(in, round_trip_file);
+    write_file(bad, P "pair\n");
+    write_file(out, "keep\n");
+    assert_int_equal(chmod(out, 0600), 0);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", bad, out, NULL }), 2);
+    expect_content(out, "keep\n");
+
+    assert_int_equal(run_tool_size_limited((const char *const[]){ "query", in, out, NULL }), 1);
+    char *err = tool_output("stderr");
+    snprintf(msg, sizeof msg, "gjkbatch: writing %s: %s\n", out, strerror(EFBIG));
+    assert_string_equal(err, msg);
+    free(err);
+    expect_content(out, "keep\n");
+    expect_no_temp_files(tmp_dir);
+
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--backend", "reference", in, out, NULL }), 0);
+    char *want = answer(round_trip_file, GJKB_BACKEND_REFERENCE, GJKB_DISTANCE);
+    expect_content(out, want);
+    free(want);
+    expect_mode(out, 0600);
+    expect_no_temp_files(tmp_dir);
+    remove(out);
+}
+
+/* ---- backends ------------------------------------------------------------------ */
+
+/* A backend that GJKB_BACKEND names and this machine lacks: the message
+ * names it and where it came from, not "auto". */
+static void test_cli_backend_from_environment(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    int missing = -1;
+    for (int b = GJKB_BACKEND_REFERENCE; b < GJKB_BACKEND_COUNT && missing < 0; b++)
+        if (!gjkb_backend_available((gjkb_backend)b))
+            missing = b;
+    if (missing < 0) {
+        print_message("every backend runs here: skipping\n");
+        skip();
+    }
+    const char *name = gjkb_backend_name((gjkb_backend)missing);
+    char in[128], msg[256];
+    tmp_path(in, sizeof in, "in.pairs");
+    write_file(in, round_trip_file);
+    const char *saved = getenv("GJKB_BACKEND");
+    char *keep = saved ? strdup(saved) : NULL;
+    static const char *const values[3] = { NULL, "avx1024", "reference" };
+    int rc[3];
+    char *err[3];
+    for (int i = 0; i < 3; i++) {
+        setenv("GJKB_BACKEND", values[i] ? values[i] : name, 1);
+        rc[i] = run_tool(NULL, (const char *const[]){ "query", in, "-", NULL });
+        err[i] = tool_output("stderr");
+    }
+    /* named on the command line, GJKB_BACKEND plays no part */
+    unsetenv("GJKB_BACKEND");
+    int rc_option = run_tool(NULL, (const char *const[]){ "query", "--backend", name, in, "-", NULL });
+    char *err_option = tool_output("stderr");
+    if (keep)
+        setenv("GJKB_BACKEND", keep, 1);
+    free(keep);
+
+    print_message("unavailable backend: %s\n", name);
+    assert_int_equal(rc[0], 1);
+    snprintf(msg, sizeof msg,
+             "gjkbatch: backend '%s' (from the GJKB_BACKEND environment variable) is not available in this build "
+             "or on this CPU\n",
+             name);
+    assert_string_equal(err[0], msg);
+    assert_int_equal(rc[1], 1);
+    assert_string_equal(err[1], "gjkbatch: the GJKB_BACKEND environment variable names no backend: 'avx1024'\n");
+    assert_int_equal(rc[2], 0);
+    assert_string_equal(err[2], "");
+    assert_int_equal(rc_option, 1);
+    snprintf(msg, sizeof msg, "gjkbatch: backend '%s' is not available in this build or on this CPU\n", name);
+    assert_string_equal(err_option, msg);
+    for (int i = 0; i < 3; i++)
+        free(err[i]);
+    free(err_option);
+}
+
 static void expect_usage_error(const char *const *args)
 {
     assert_int_equal(run_tool(NULL, args), 2);
@@ -872,12 +1498,19 @@ int main(void)
         cmocka_unit_test(test_parse_values),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_parse_large),
+        cmocka_unit_test(test_parse_line_ends_and_bom),
+        cmocka_unit_test(test_parse_locale),
         cmocka_unit_test(test_write_csv_format),
         cmocka_unit_test(test_round_trip_distance),
         cmocka_unit_test(test_hit_mode_prints_nan),
         cmocka_unit_test(test_invalid_pairs_isolated),
         cmocka_unit_test(test_cli_query),
         cmocka_unit_test(test_cli_parse_error),
+        cmocka_unit_test(test_cli_output_full_device),
+        cmocka_unit_test(test_cli_output_symlink),
+        cmocka_unit_test(test_cli_output_read_only),
+        cmocka_unit_test(test_cli_output_kept_on_failure),
+        cmocka_unit_test(test_cli_backend_from_environment),
         cmocka_unit_test(test_cli_usage),
         cmocka_unit_test(test_cli_run),
         cmocka_unit_test(test_cli_run_save),

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty */
 
 #include "gjkbatch.h"
+#include "outfile.h"
 #include "pairfile.h"
 #include "scene.h"
 #include "snapshot.h"
@@ -253,16 +254,26 @@ static int parse_options(int argc, char **argv, int first, unsigned allowed, int
 
 /* ---- shared helpers ---------------------------------------------------- */
 
+/* gjkb_create fails without a context, so no message says which backend
+ * it tried: for auto that is the one GJKB_BACKEND names, if set (the
+ * library reads it the same way), and the messages name that one. */
 static gjkb_context *create_context(gjkb_backend backend)
 {
     gjkb_config cfg = { backend, 0 };
     gjkb_context *ctx = NULL;
     gjkb_error e = gjkb_create(&cfg, &ctx);
-    if (e == GJKB_ERR_UNSUPPORTED)
+    const char *env = getenv("GJKB_BACKEND");
+    int from_env = backend == GJKB_BACKEND_AUTO && env && *env;
+    if (e == GJKB_ERR_UNSUPPORTED && from_env)
+        fprintf(stderr,
+                "gjkbatch: backend '%.40s' (from the GJKB_BACKEND environment variable) is not available in "
+                "this build or on this CPU\n",
+                env);
+    else if (e == GJKB_ERR_UNSUPPORTED)
         fprintf(stderr, "gjkbatch: backend '%s' is not available in this build or on this CPU\n",
                 gjkb_backend_name(backend));
-    else if (e == GJKB_ERR_KIND && backend == GJKB_BACKEND_AUTO)
-        fprintf(stderr, "gjkbatch: the GJKB_BACKEND environment variable names no backend\n");
+    else if (e == GJKB_ERR_KIND && from_env)
+        fprintf(stderr, "gjkbatch: the GJKB_BACKEND environment variable names no backend: '%.40s'\n", env);
     else if (e != GJKB_OK)
         fprintf(stderr, "gjkbatch: cannot create a context: %s\n", gjkb_error_string(e));
     return e == GJKB_OK ? ctx : NULL;
@@ -354,22 +365,17 @@ static int cmd_query(int argc, char **argv)
         goto done;
     }
 
-    /* Only now, with every answer in hand, is the output created. */
-    FILE *out = out_std ? stdout : fopen(out_path, "w");
-    if (!out) {
-        fprintf(stderr, "gjkbatch: %s: %s\n", out_path, strerror(errno));
-        goto done;
-    }
-    int werr = pairfile_write_csv(out, pf.pair_count, &rb.r);
-    int saved = errno;
-    if (!out_std && fclose(out) != 0 && !werr) {
-        werr = -1;
-        saved = errno;
-    }
+    /* Only now, with every answer in hand, is the output opened. */
+    outfile out;
+    int werr = 0;
+    if (out_std)
+        outfile_stdout(&out);
+    else
+        werr = outfile_open(&out, out_path);
+    if (!werr)
+        werr = pairfile_write_csv(out.f, pf.pair_count, &rb.r) ? outfile_abort(&out, errno) : outfile_commit(&out);
     if (werr) {
-        fprintf(stderr, "gjkbatch: writing %s: %s\n", out_std ? "<stdout>" : out_path, strerror(saved));
-        if (!out_std)
-            remove(out_path);   /* no truncated answers left behind */
+        fprintf(stderr, "gjkbatch: %s\n", out.message);
         goto done;
     }
     status = EXIT_OK;
@@ -526,12 +532,14 @@ static void print_verify_counts(const verify_counts *vc, int show_distance, int 
 /* --save: the scene as a pair file, for replaying pairs with `query`. */
 static int save_scene(const scene *s, const char *path)
 {
-    FILE *out = fopen(path, "w");
-    int err = !out || scene_write_pairs(s, out);
-    if (out && fclose(out) != 0)
-        err = 1;
+    outfile out;
+    int err = outfile_open(&out, path);
+    if (!err) {
+        errno = 0;  /* a failed write sets it; a stale value would be misleading */
+        err = scene_write_pairs(s, out.f) ? outfile_abort(&out, errno ? errno : EIO) : outfile_commit(&out);
+    }
     if (err)
-        fprintf(stderr, "gjkbatch: writing %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "gjkbatch: %s\n", out.message);
     return err;
 }
 
@@ -689,13 +697,17 @@ static int write_snapshot(const char *path, const world *w, const gjkb_frame *fr
                           uint32_t frames, gjkb_backend backend)
 {
     snapshot_label label = { frame, frames, gjkb_backend_name(backend) };
-    FILE *out = fopen(path, "w");
-    int err = !out || snapshot_write(out, w, &fr->pairs, fr->results.status, &label);
-    if (out && fclose(out) != 0)
-        err = 1;
+    outfile out;
+    int err = outfile_open(&out, path);
+    if (!err) {
+        errno = 0;  /* set again by a failed write, or by calloc when memory ran out */
+        err = snapshot_write(out.f, w, &fr->pairs, fr->results.status, &label)
+                  ? outfile_abort(&out, errno ? errno : ENOMEM)
+                  : outfile_commit(&out);
+    }
     if (err) {
         progress_clear();
-        fprintf(stderr, "gjkbatch: writing %s: %s\n", path, errno ? strerror(errno) : "out of memory");
+        fprintf(stderr, "gjkbatch: %s\n", out.message);
     }
     return err;
 }

@@ -1,18 +1,47 @@
 /* pairfile.c - parser and CSV writer for pair files, version 1. The
  * grammar and its error rules are specified in docs/file-format.md. */
-#define _POSIX_C_SOURCE 200809L /* getline */
+#define _POSIX_C_SOURCE 200809L /* getline, newlocale, uselocale */
 
 #include "pairfile.h"
 #include "toolkit.h"
 
 #include <errno.h>
 #include <float.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char pairfile_csv_header[] = "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations";
+
+/* ---- locale ------------------------------------------------------------ */
+
+/* The calling thread's locale switched to "C" while a file is read or
+ * written: strtod and printf follow LC_NUMERIC, so a program that set a
+ * comma-decimal locale would otherwise read "1.5" as 1 and print "0,1".
+ * Per thread (uselocale), so other threads keep their locale. */
+typedef struct c_locale_scope {
+    locale_t c, prev;
+} c_locale_scope;
+
+/* 0, or -1 with errno set when the locale object cannot be made. */
+static int c_locale_enter(c_locale_scope *sc)
+{
+    sc->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (sc->c == (locale_t)0)
+        return -1;
+    sc->prev = uselocale(sc->c);
+    return 0;
+}
+
+static void c_locale_leave(c_locale_scope *sc)
+{
+    int e = errno;  /* callers report the errno of what failed inside */
+    uselocale(sc->prev);
+    freelocale(sc->c);
+    errno = e;
+}
 
 /* ---- growth ------------------------------------------------------------ */
 
@@ -204,8 +233,9 @@ static pairfile_status fail(parser *ps, const char *fmt, ...)
 #define TOK_FMT "'%.40s%s'"
 #define TOK_ARG(t) (t), strlen(t) > 40 ? "..." : ""
 
-/* A number in strtod syntax (nan, inf and hex floats included); overflow
- * gives +-inf, which the library then rejects as geometry, not syntax. */
+/* A number in strtod syntax (nan, inf and hex floats included; the C
+ * locale's, see c_locale_scope); overflow gives +-inf, which the library
+ * then rejects as geometry, not syntax. */
 static pairfile_status number(parser *ps, const char *what, double *out)
 {
     char *t = next_token(ps);
@@ -478,11 +508,45 @@ static pairfile_status finish(pairfile *pf)
     return reserve_bodies(pf, 1) ? PAIRFILE_MEMORY : PAIRFILE_OK;
 }
 
-pairfile_status pairfile_read(FILE *in, pairfile *pf, pairfile_error *err)
+/* A byte-order mark at the start of the file: UTF-8's (which some Windows
+ * editors write) is skipped; UTF-16's means the text is not UTF-8 at all,
+ * which no line would survive, so it gets a message of its own. */
+static pairfile_status byte_order_mark(parser *ps, const char *buf, size_t len, size_t *skip)
 {
-    memset(pf, 0, sizeof *pf);
-    err->line = 0;
-    err->message[0] = '\0';
+    *skip = 0;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        *skip = 3;
+    else if (len >= 2 && (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0))
+        return fail(ps, "the file is UTF-16 text (it starts with a UTF-16 byte-order mark): save it as UTF-8");
+    return PAIRFILE_OK;
+}
+
+/* Parses the lines of one getline buffer (buf[len] is writable: getline
+ * ends it with a NUL). Lines end in LF, CR LF or a CR alone; a file with
+ * only CRs (old Mac) comes as one buffer. CR LF counts as one line end. */
+static pairfile_status parse_buffer(parser *ps, char *buf, size_t len, unsigned long *lineno)
+{
+    char *end = buf + len;
+    for (char *p = buf; p < end;) {
+        char *q = p;
+        while (q < end && *q != '\r' && *q != '\n')
+            q++;
+        char *next = q;
+        if (next < end && *next++ == '\r' && next < end && *next == '\n')
+            next++;
+        *q = '\0';
+        pairfile_status st = parse_line(ps, p, (size_t)(q - p), ++*lineno);
+        if (st != PAIRFILE_OK)
+            return st;
+        p = next;
+    }
+    return PAIRFILE_OK;
+}
+
+/* Reads and parses every line of in; on failure err says why (its line
+ * included for a syntax error). */
+static pairfile_status read_lines(FILE *in, pairfile *pf, pairfile_error *err)
+{
     parser ps = { pf, err, NULL, "" };
     char *line = NULL;
     size_t cap = 0;
@@ -491,9 +555,13 @@ pairfile_status pairfile_read(FILE *in, pairfile *pf, pairfile_error *err)
     pairfile_status st = PAIRFILE_OK;
     /* errno is cleared before each read so that after the loop it tells
      * a failed getline (ENOMEM, EIO) from a plain end of file */
-    while ((errno = 0, len = getline(&line, &cap, in)) >= 0) {
-        lineno++;
-        if ((st = parse_line(&ps, line, (size_t)len, lineno)) != PAIRFILE_OK)
+    for (int first = 1; (errno = 0, len = getline(&line, &cap, in)) >= 0; first = 0) {
+        size_t skip = 0;
+        if (first && (st = byte_order_mark(&ps, line, (size_t)len, &skip)) != PAIRFILE_OK) {
+            lineno = 1;
+            break;
+        }
+        if ((st = parse_buffer(&ps, line + skip, (size_t)len - skip, &lineno)) != PAIRFILE_OK)
             break;
     }
     if (st == PAIRFILE_OK && ferror(in)) {
@@ -503,12 +571,26 @@ pairfile_status pairfile_read(FILE *in, pairfile *pf, pairfile_error *err)
         st = PAIRFILE_MEMORY;
     }
     free(line);
+    if (st == PAIRFILE_SYNTAX)
+        err->line = lineno;
+    return st;
+}
+
+pairfile_status pairfile_read(FILE *in, pairfile *pf, pairfile_error *err)
+{
+    memset(pf, 0, sizeof *pf);
+    err->line = 0;
+    err->message[0] = '\0';
+    c_locale_scope loc;
+    pairfile_status st = PAIRFILE_MEMORY;
+    if (c_locale_enter(&loc) == 0) {
+        st = read_lines(in, pf, err);
+        c_locale_leave(&loc);
+    }
     if (st == PAIRFILE_OK)
         st = finish(pf);
     if (st == PAIRFILE_MEMORY)
         snprintf(err->message, sizeof err->message, "out of memory");
-    if (st == PAIRFILE_SYNTAX)
-        err->line = lineno;
     if (st != PAIRFILE_OK)
         pairfile_free(pf);
     return st;
@@ -567,7 +649,8 @@ static char *put_number(char *p, const double *col, uint32_t i)
     return p + n;
 }
 
-int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res)
+/* The rows of pairfile_write_csv, in whatever locale the caller set. */
+static int write_rows(FILE *out, uint32_t count, const gjkb_results *res)
 {
     if (fprintf(out, "%s\n", pairfile_csv_header) < 0)
         return -1;
@@ -590,4 +673,15 @@ int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res)
             return -1;
     }
     return fflush(out) == 0 ? 0 : -1;
+}
+
+int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res)
+{
+    /* a comma-decimal locale would print 0.1 as "0,1", a field too many */
+    c_locale_scope loc;
+    if (c_locale_enter(&loc))
+        return -1;
+    int r = write_rows(out, count, res);
+    c_locale_leave(&loc);
+    return r;
 }

@@ -66,9 +66,11 @@ typedef struct pairfile_error {
     char message[256];
 } pairfile_error;
 
-/* Reads a whole pair file from in. On success *pf owns the parsed data
- * (free it with pairfile_free). On failure *pf is left empty (nothing to
- * free) and *err says what happened. */
+/* Reads a whole pair file from in (lines ending in LF, CR LF or CR; a
+ * leading UTF-8 byte-order mark skipped; numbers in the C locale whatever
+ * the caller's). On success *pf owns the parsed data (free it with
+ * pairfile_free). On failure *pf is left empty (nothing to free) and *err
+ * says what happened. */
 pairfile_status pairfile_read(FILE *in, pairfile *pf, pairfile_error *err);
 
 void pairfile_free(pairfile *pf);
@@ -85,9 +87,10 @@ gjkb_pairs pairfile_pairs(const pairfile *pf);
 /* The CSV header line, without the newline. */
 extern const char pairfile_csv_header[];
 
-/* Writes the header and one row per pair. Every results array but status
- * may be NULL; NULL columns print as nan (iterations as 0). Returns 0, or
- * -1 when writing failed (errno set by stdio). */
+/* Writes the header and one row per pair, numbers in the C locale. Every
+ * results array but status may be NULL; NULL columns print as nan
+ * (iterations as 0). Returns 0, or -1 when writing failed (errno set by
+ * stdio). */
 int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res);
 
 #endif
