@@ -55,6 +55,13 @@ extern "C" {
 
 /* Iteration bound used when gjkb_query.max_iterations is 0. */
 #define GJKB_DEFAULT_MAX_ITERATIONS 64u
+/* The same for pairs the double-precision reference answers (the reference
+ * backend, gjkb_query_pair, and the rare pairs a wide backend hands to it).
+ * GJK converges only linearly where two curved rims (cylinder or cone) face
+ * each other: such pairs need up to about 90 iterations to the reference's
+ * accuracy, whatever the gap, so 64 would leave some of them at
+ * GJKB_LIMIT. Converging pairs stop long before either bound. */
+#define GJKB_REFERENCE_MAX_ITERATIONS 256u
 /* Relative touching tolerance used when gjkb_query.tolerance is 0: a pair
  * whose gap is at most tolerance * scale counts as overlapping. */
 #define GJKB_DEFAULT_TOLERANCE 1e-6
@@ -118,7 +125,8 @@ typedef enum gjkb_mode {
 
 typedef struct gjkb_query {
     gjkb_mode mode;
-    uint32_t max_iterations;   /* per pair; 0: GJKB_DEFAULT_MAX_ITERATIONS */
+    uint32_t max_iterations;   /* per pair; 0: GJKB_DEFAULT_MAX_ITERATIONS (pairs the
+                                  reference answers: GJKB_REFERENCE_MAX_ITERATIONS) */
     double tolerance;          /* relative touching tolerance; 0: GJKB_DEFAULT_TOLERANCE */
     double max_distance;       /* distance mode: a pair proven farther apart than this
                                   may stop early (see gjkb_results); 0: no limit */

@@ -360,6 +360,7 @@ gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *q, gjkb__pa
     if (out->mode != GJKB_HIT && out->mode != GJKB_DISTANCE)
         return gjkb__fail(ctx, GJKB_ERR_KIND, "unknown query mode %d", (int)out->mode);
     out->max_iterations = q && q->max_iterations ? q->max_iterations : GJKB_DEFAULT_MAX_ITERATIONS;
+    out->ref_max_iterations = q && q->max_iterations ? q->max_iterations : GJKB_REFERENCE_MAX_ITERATIONS;
     out->tolerance = q && q->tolerance != 0.0 ? q->tolerance : GJKB_DEFAULT_TOLERANCE;
     if (!(out->tolerance > 0.0 && out->tolerance < 1.0))
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "tolerance %g is not in (0, 1)", out->tolerance);

@@ -63,6 +63,7 @@ struct gjkb_context {
 typedef struct gjkb__params {
     gjkb_mode mode;
     uint32_t max_iterations;
+    uint32_t ref_max_iterations; /* the reference's bound (its own default) */
     double tolerance;      /* relative */
     double max_distance;   /* +INFINITY when unlimited */
 } gjkb__params;

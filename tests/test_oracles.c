@@ -162,7 +162,7 @@ static void check(stats *st, const pair_set *s, uint32_t i, const gjkb_result *r
     st->overlaps_expected += want == GJKB_OVERLAP;
     st->band += in_band;
     if (r->iterations > st->max_iter) st->max_iter = r->iterations;
-    if (r->iterations > GJKB_DEFAULT_MAX_ITERATIONS) report(st, s, i, "iterations above the bound", r);
+    if (r->iterations > GJKB_REFERENCE_MAX_ITERATIONS) report(st, s, i, "iterations above the bound", r);
     if (r->status != GJKB_SEPARATED && r->status != GJKB_OVERLAP) {
         report(st, s, i, "status neither separated nor overlap", r);
         return;

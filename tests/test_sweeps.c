@@ -55,7 +55,7 @@ static void check_at(const sweep *w, const char *path, double s, const gjkb_resu
     const char *bad = NULL;
     if (r->status != want)
         bad = "wrong verdict";
-    else if (r->iterations > GJKB_DEFAULT_MAX_ITERATIONS)
+    else if (r->iterations > GJKB_REFERENCE_MAX_ITERATIONS)
         bad = "iterations above the bound";
     else if (hit && want == GJKB_SEPARATED && !isnan(r->distance))
         bad = "hit mode separated distance not NaN";

@@ -19,9 +19,11 @@
 
 /* Relative duality gap at which the distance counts as converged:
  * (|v| - best lower bound) / |v| <= REF_GAP. Polytopes end exactly; curved
- * pairs converge linearly, and this bound keeps typical ones well inside the
- * default 64 iterations (random mixed pairs: at most 56; only rare curved
- * pairs, such as nearly parallel disks, need all 64). */
+ * pairs converge linearly, each decade of the gap costing a few iterations.
+ * Two facing rims (cylinder, cone) are the slowest: up to about 90
+ * iterations, of which up to about 64 go before the gap is even 1e-6, so no
+ * looser gap would fit them in 64; the reference's own default bound
+ * (GJKB_REFERENCE_MAX_ITERATIONS) leaves them room instead. */
 #define REF_GAP 1e-11
 /* Rounding noise of the lower bound in units of the largest simplex point:
  * a gap below it cannot be resolved in double, so it also counts as
@@ -508,7 +510,7 @@ gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const 
     ref_vertex w = { v, v, v }; /* last support point (set before any use) */
     double lower = -INFINITY;   /* best lower bound proven by a support plane */
     uint32_t it = 0;
-    while (it < p->max_iterations) {
+    while (it < p->ref_max_iterations) {
         w = pair_support(&pr, neg(v));
         it++;
         double vv = dot(v, v), vlen = sqrt(vv);
@@ -538,7 +540,9 @@ gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const 
             break;
         }
         if (have_v && !(c.dist2 < vv)) {
-            /* No progress: rounding has the last word; keep the better v. */
+            /* No progress in double: rounding has the last word (a far w,
+             * such as an edge's other end, can shrink |v|^2 by no more than
+             * v's own rounding); keep the better v. */
             simplex = before;
             stop = STOP_CONVERGED;
             break;
