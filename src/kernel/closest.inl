@@ -73,31 +73,16 @@ typedef struct step_w {
  * closest point only: by signed areas for a face, clamped for an edge. */
 static GJKB_INLINE step_w cl_step(const simplex_w *s, v3w a, v3w aa, mw active, const int witnesses)
 {
-    const fw zero = fw_zero(), one = fw_splat(1.0f);
-    cascade_w c = sx_cascade(s->q, s->qa, s->n, a, active, witnesses);
-    v3w vf = a;
-    fw fl[3] = { one, zero, zero };
-    if (mw_any(c.tri)) {
-        fw inv = fw_div(one, fw_sel(c.face, fw_add(fw_add(c.f.wa, c.f.wb), c.f.wc), one));
-        fl[0] = fw_mul(c.f.wa, inv);
-        fl[1] = fw_mul(c.f.wb, inv);
-        fl[2] = fw_mul(c.f.wc, inv);
-        vf = v3_add(v3_add(v3_scale(a, fl[0]), v3_scale(c.tb, fl[1])), v3_scale(c.tc, fl[2]));
-    }
-    v3w ve = a;
-    fw t = zero;
-    if (mw_any(c.line)) {
-        t = fw_sel(c.edge, fw_min(fw_div(c.num, fw_sel(c.edge, c.ee, one)), one), zero);
-        ve = v3_add(a, v3_scale(c.e, t));
-    }
+    const fw one = fw_splat(1.0f);
+    cascade_w c = sx_cascade(s->q, s->qa, s->n, a, active, fw_zero(), witnesses, SX_CLOSEST);
     step_w r;
     r.enclosed = c.enclosed;
-    r.v = v3_sel(c.face, vf, v3_sel(c.edge, ve, a));
+    r.v = v3_sel(c.face, c.vf, v3_sel(c.edge, c.ve, a));
     r.vv = v3_dot(r.v, r.v);
     sx_kept(&c, a, aa, r.s.q, r.s.qa, &r.s.n, witnesses);
-    r.s.l[0] = fw_sel(c.face, fl[0], fw_sub(one, t));
-    r.s.l[1] = fw_sel(c.face, fl[1], t);
-    r.s.l[2] = fw_sel(c.face, fl[2], zero);
+    r.s.l[0] = fw_sel(c.face, c.fl[0], fw_sub(one, c.t));
+    r.s.l[1] = fw_sel(c.face, c.fl[1], c.t);
+    r.s.l[2] = fw_sel(c.face, c.fl[2], fw_zero());
     return r;
 }
 

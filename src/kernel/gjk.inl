@@ -65,6 +65,10 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
  * so the cost is only theirs. */
 #define GJKB_K_FAR 0x1p8f
 
+/* A face within the band proves only if its normal is well formed:
+ * |ab x ac|^2 above this fraction of |ab|^2 |ac|^2 (an angle of about 1e-3
+ * rad), so that a sliver's rounded plane cannot fake a contact. */
+#define GJKB_K_SLIVER 1e-6f
 #include "kernel/shape.inl"
 #include "kernel/support.inl"
 #include "kernel/pack.inl"
@@ -79,20 +83,20 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 
 /* One bundle function per loop and mode, so hit mode carries no witness
  * state at all. */
-static unsigned proof_bundle(const loop_call *c, unsigned *handover)
+static GJKB_INLINE unsigned proof_bundle(const loop_call *c, unsigned *handover)
 {
     return lt_bundle(c, handover, 0);
 }
-static unsigned light_bundle(const loop_call *c, unsigned *handover)
+static GJKB_INLINE unsigned light_bundle(const loop_call *c, unsigned *handover)
 {
     return lt_bundle(c, handover, 1);
 }
-static unsigned hit_bundle(const loop_call *c, unsigned *handover)
+static GJKB_INLINE unsigned hit_bundle(const loop_call *c, unsigned *handover)
 {
     *handover = 0;
     return cl_bundle(c, 0);
 }
-static unsigned distance_bundle(const loop_call *c, unsigned *handover)
+static GJKB_INLINE unsigned distance_bundle(const loop_call *c, unsigned *handover)
 {
     *handover = 0;
     return cl_bundle(c, 1);
@@ -114,9 +118,26 @@ static const loop_desc k_distance_loops[] = {
     { .bundle = distance_bundle, .rows = CL_ROWS_DIST, .witnesses = 1, .cap = GJKB_K_DIST_CAP, .next = -1 },
 };
 
+/* One scheduler per query, each a function of its own (so that neither's
+ * registers are planned around the other's). */
+__attribute__((noinline)) static void run_hit(const gjkb__world *w, const uint32_t *order, uint32_t count,
+                                              const gjkb__lanes *l)
+{
+    ls_run(w, order, count, l, k_hit_loops);
+}
+
+__attribute__((noinline)) static void run_distance(const gjkb__world *w, const uint32_t *order, uint32_t count,
+                                                   const gjkb__lanes *l)
+{
+    ls_run(w, order, count, l, k_distance_loops);
+}
+
 /* The exported entry: the pairs order[0, count) of a chunk. */
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    ls_run(w, order, count, l, w->distance_mode ? k_distance_loops : k_hit_loops);
+    if (w->distance_mode)
+        run_distance(w, order, count, l);
+    else
+        run_hit(w, order, count, l);
 }

@@ -20,7 +20,8 @@ typedef struct loop_desc {
     int witnesses;      /* writes points and axis */
     uint32_t cap;       /* steps per pass */
     uint32_t steps;     /* a light loop's budget per lane (within the bound); 0: the bound */
-    int next;           /* index of the loop taking the lanes handed on, or -1 */
+    int next;           /* index of the loop taking the lanes handed on, or -1
+                           (chains of at most three loops: ls_drain) */
     int hand_rows;      /* rows of their state; 0: they start afresh there,
                            their steps here counted as the next loop's base */
 } loop_desc;
@@ -180,28 +181,39 @@ static GJKB_INLINE void ls_drain_loop(const gjkb__world *w, const uint32_t *orde
     }
 }
 
-/* The queued lanes *a of loop `first` (one pass in) to the end, then the
- * lanes each loop handed on (into *hand) through the next loop: afresh,
- * their steps counted as its base, or from the state they reached. */
-static GJKB_INLINE void ls_drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                 const loop_desc *loops, int first, lane_queue *a, lane_queue *b, lane_queue *hand)
+/* The lanes loop d handed on (queued in *hand) through loop `next`:
+ * afresh, their steps in d counted as next's base, or from the state they
+ * reached; *a and *b are free queues, and the lanes next hands on go to
+ * *a, which then becomes the hand-over queue. */
+static GJKB_INLINE void ls_hand_on(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                                   const loop_desc *d, const loop_desc *next, lane_queue **a, lane_queue *b,
+                                   lane_queue **hand)
 {
-    const loop_desc *d = &loops[first];
-    ls_drain_loop(w, order, l, d, a, b, hand, d->cap, 0, 0);
-    while (d->next >= 0 && hand->n > 0) {
-        const loop_desc *next = &loops[d->next];
-        const uint32_t budget = ls_budget(w, d);
-        /* The hand-over queue becomes the one drained; the loops after
-         * hand on into the emptied other one. */
-        lane_queue *q = hand;
-        hand = a;
-        hand->n = 0;
-        if (d->hand_rows == 0)
-            ls_drain_loop(w, order, l, next, q, b, hand, 0, budget, 1);
-        else
-            ls_drain_loop(w, order, l, next, q, b, hand, budget, 0, 0);
-        a = q;
-        d = next;
+    const uint32_t budget = ls_budget(w, d);
+    lane_queue *q = *hand;
+    *hand = *a;
+    (*hand)->n = 0;
+    if (d->hand_rows == 0)
+        ls_drain_loop(w, order, l, next, q, b, *hand, 0, budget, 1);
+    else
+        ls_drain_loop(w, order, l, next, q, b, *hand, budget, 0, 0);
+    *a = q;
+}
+
+/* The queued lanes *a of loops[0] (one pass in) to the end, then the lanes
+ * each loop handed on through the next, up to three loops deep. Written
+ * out, not as a loop over the chain, so that every descriptor is a
+ * constant where it is used (the queue's row counts unroll). */
+static GJKB_INLINE void ls_drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                                 const loop_desc *loops, lane_queue *a, lane_queue *b, lane_queue *hand)
+{
+    const loop_desc *d0 = &loops[0];
+    ls_drain_loop(w, order, l, d0, a, b, hand, d0->cap, 0, 0);
+    if (d0->next >= 0 && hand->n > 0) {
+        const loop_desc *d1 = &loops[d0->next];
+        ls_hand_on(w, order, l, d0, d1, &a, b, &hand);
+        if (d1->next >= 0 && hand->n > 0)
+            ls_hand_on(w, order, l, d1, &loops[d1->next], &a, b, &hand);
     }
     hand->n = 0;
 }
@@ -223,7 +235,7 @@ static GJKB_INLINE void ls_run(const gjkb__world *w, const uint32_t *order, uint
         ls_push(&q[0], spill, bits, NULL, (uint32_t)o, d->rows);
         ls_push(&q[2], hand_spill, handed, NULL, (uint32_t)o, d->hand_rows);
         if ((q[0].n > 0 || q[2].n > 0) && (q[0].n + q[2].n + GJKB_W > LS_QCAP || o + GJKB_W >= count)) {
-            ls_drain(w, order, l, loops, 0, &q[0], &q[1], &q[2]);
+            ls_drain(w, order, l, loops, &q[0], &q[1], &q[2]);
             q[0].n = q[2].n = 0;
         }
     }

@@ -23,10 +23,6 @@
 #define GJKB_K_LIGHT_STEPS 32u
 #endif
 _Static_assert(GJKB_K_PROOF_STEPS > 0 && GJKB_K_LIGHT_STEPS > 0, "a light loop takes at least one step");
-/* A face within the band proves only if its normal is well formed:
- * |ab x ac|^2 above this fraction of |ab|^2 |ac|^2 (an angle of about 1e-3
- * rad), so that a sliver's rounded plane cannot fake a contact. */
-#define GJKB_K_SLIVER 1e-6f
 /* A first-pass bundle pauses when no more than 1/this of its lanes are
  * left: its few lanes wait for a dense bundle instead of holding this one
  * (changes time only; see docs/performance.md; build-time overridable). */
@@ -83,33 +79,12 @@ static GJKB_INLINE void lt_load(lt_state *st, const float *in, size_t stride, co
 static GJKB_INLINE light_w lt_step(const light_w *s, v3w a, v3w aa, mw active, fw band2, mw *hit, mw *enclosed,
                                    const int witnesses)
 {
-    const fw zero = fw_zero();
-    /* The new point itself within the band. */
-    mw in_band = fw_le(v3_len2(a), band2);
-    cascade_w c = sx_cascade(s->q, s->qa, s->n, a, active, witnesses);
-    in_band = mw_or(in_band, c.enclosed);
-    v3w d_face = a;
-    if (mw_any(c.tri)) {
-        /* nrm.a is the plane's offset times |nrm|: the origin is on the
-         * side of -nrm.a. */
-        fw pn = v3_dot(c.f.nrm, a), nn = v3_dot(c.f.nrm, c.f.nrm);
-        d_face = v3_sel(fw_gt(pn, zero), v3_neg(c.f.nrm), c.f.nrm);
-        mw formed = fw_gt(nn, fw_mul(fw_splat(GJKB_K_SLIVER), fw_mul(v3_len2(c.f.ab), v3_len2(c.f.ac))));
-        in_band = mw_or(in_band, mw_and(mw_and(c.face, formed), fw_le(fw_mul(pn, pn), fw_mul(band2, nn))));
-    }
-    v3w d_edge = a;
-    if (mw_any(c.line)) {
-        /* The segment's line distance is |e x a| / |e|: a proof where the
-         * origin also projects short of lb. */
-        v3w x = v3_cross(c.e, a);
-        d_edge = v3_cross(c.e, x);
-        in_band = mw_or(in_band, mw_and(mw_and(c.edge, fw_lt(c.num, c.ee)), fw_le(v3_len2(x), fw_mul(band2, c.ee))));
-    }
-    *hit = mw_and(active, in_band);
+    cascade_w c = sx_cascade(s->q, s->qa, s->n, a, active, band2, witnesses, SX_LIGHT);
+    *hit = mw_and(active, c.in_band);
     *enclosed = c.enclosed;
     light_w r;
     sx_kept(&c, a, aa, r.q, r.qa, &r.n, witnesses);
-    r.d = v3_sel(c.face, d_face, v3_sel(c.edge, d_edge, v3_neg(a)));
+    r.d = v3_sel(c.face, c.d_face, v3_sel(c.edge, c.d_edge, v3_neg(a)));
     return r;
 }
 
@@ -237,7 +212,7 @@ static GJKB_INLINE void lt_advance(lt_state *st, lt_lanes *t, v3w a, v3w aa, fw 
 static GJKB_INLINE iw lt_distance_status(const pack_w *pk, const lt_state *st, const lt_lanes *t, mw *limit,
                                          simplex_w *sx, v3w *v, fw *vv)
 {
-    *sx = sx_feature_closest(st->s.q, st->s.qa, st->s.n, v);
+    *sx = sx_feature_closest(st->s.q, st->s.qa, st->s.n, pk->valid, v);
     *v = v3_sel(t->done_sep, v3_neg(st->s.d), *v);
     *vv = v3_len2(*v);
     mw touching = mw_or(t->hit, fw_le(fw_sub(fw_sqrt(*vv), pk->m), pk->tol));
@@ -262,30 +237,30 @@ static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, cons
     mw left = mw_and(t->active, pk->valid);
     mw limit = bounded ? t->spent : mw_false();
     iw status;
-    cl_state hand;
+    simplex_w sx;
+    v3w v;
+    fw vv;
     if (!distance_mode) {
         status = iw_sel(t->hit, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
         status = iw_sel(limit, iw_splat(K_LIMIT), status);
     } else {
-        status = lt_distance_status(pk, st, t, &limit, &hand.sx, &hand.v, &hand.vv);
+        status = lt_distance_status(pk, st, t, &limit, &sx, &v, &vv);
     }
     status = iw_sel(left, iw_splat(K_RETRY), status);
     status = iw_sel(mw_andnot(t->spent, limit), bounded ? status : iw_splat(K_RETRY), status);
     status = iw_sel(pk->valid, status, iw_splat(K_INVALID));
     vd_store_status(c, status, st->steps, &t->counts);
     if (distance_mode) {
-        vd_end e = { .status = status, .sx = &hand.sx, .v = hand.v, .vv = hand.vv, .done_sep = t->done_sep,
-                     .done_core = t->hit, .lower = t->lower, .plane_a = t->plane_a, .plane_b = t->plane_b,
-                     .limit = limit };
+        vd_end e = { .status = status, .sx = &sx, .v = v, .vv = vv, .done_sep = t->done_sep, .done_core = t->hit,
+                     .lower = t->lower, .plane_a = t->plane_a, .plane_b = t->plane_b, .limit = limit };
         vd_store_distance(c, pk, &e);
     } else {
         vd_store_hit(c, t->hit);
     }
     *handover = bounded ? 0u : mw_bits(mw_and(t->spent, pk->valid));
     if (distance_mode && *handover) {
-        hand.best_vv = hand.vv;
-        hand.ties = fw_zero();
-        hand.last_vw = fw_splat(-INFINITY);
+        cl_state hand = { .sx = sx, .v = v, .vv = vv, .best_vv = vv, .ties = fw_zero(),
+                          .last_vw = fw_splat(-INFINITY) };
         cl_save(&hand, c->hand_spill, 1);
     }
     unsigned bits = mw_bits(left);

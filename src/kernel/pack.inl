@@ -59,6 +59,7 @@ static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw bod
     shape_w r;
     r.c = sh_core(kind, b->s, b->m, valid);
     r.hf = r.last = iw_zero();
+    r.any_round = r.any_cone = r.max_points = 0;   /* pk_scale_side settles them */
     fw hull_extent = zero;
     mw hull = r.c.hull;
     if (w->hull && mw_any(hull)) {

@@ -104,71 +104,136 @@ static GJKB_INLINE tri_w sx_tri_region(v3w a, v3w b, v3w c, mw tri)
     return r;
 }
 
+/* The two loops walk the same cascade and differ only in what they take
+ * from the kept feature while its terms are at hand: the closest-point loop
+ * its closest point (weights), the light loop its normal toward the origin
+ * and whether it lies within the band. */
+enum { SX_CLOSEST, SX_LIGHT };
+
 /* The cascade's answer for the new point a: which feature through a is
- * kept, and the terms each loop builds on (valid where their mask is). */
+ * kept, and what the loop takes from it. */
 typedef struct cascade_w {
     mw enclosed;              /* the tetrahedron encloses the origin */
     v3w tb, tc, tba, tca;     /* the triangle (a, tb, tc) and its A parts */
-    mw tri, face;             /* lanes at a triangle; those keeping its face */
-    tri_w f;                  /* its regions, where tri */
+    mw face;                  /* lanes keeping that face */
     v3w lb, lba;              /* the segment (a, lb) */
-    mw line, edge;            /* lanes at a segment; those keeping it */
-    v3w e;                    /* lb - a, where line */
-    fw num, ee;               /* -e.a and |e|^2, where line */
+    mw edge;                  /* lanes keeping that segment */
+    /* SX_CLOSEST: the face's weights and closest point, the segment's
+     * parameter and closest point */
+    fw fl[3], t;
+    v3w vf, ve;
+    /* SX_LIGHT: the face's and the segment's directions toward the origin,
+     * and the lanes whose feature is proven within the band */
+    v3w d_face, d_edge;
+    mw in_band;
 } cascade_w;
 
-/* The segment (a, lb) of lanes line: the edge while the origin is ahead of
- * a (and the segment has length). */
-static GJKB_INLINE void sx_cascade_segment(cascade_w *c, v3w a)
+/* The face (a, tb, tc) of lanes c->face (regions f): the closest point by
+ * signed areas, no differences of products of dot products. */
+static GJKB_INLINE void sx_face_closest(cascade_w *c, const tri_w *f, v3w a)
 {
-    const fw zero = fw_zero();
-    c->edge = mw_false();
-    c->e = v3_zero();
-    c->num = c->ee = zero;
-    if (mw_any(c->line)) {
-        c->e = v3_sub(c->lb, a);
-        c->num = fw_neg(v3_dot(c->e, a));
-        c->ee = v3_len2(c->e);
-        c->edge = mw_and(c->line, mw_and(fw_gt(c->num, zero), fw_gt(c->ee, zero)));
+    const fw one = fw_splat(1.0f);
+    fw inv = fw_div(one, fw_sel(c->face, fw_add(fw_add(f->wa, f->wb), f->wc), one));
+    c->fl[0] = fw_mul(f->wa, inv);
+    c->fl[1] = fw_mul(f->wb, inv);
+    c->fl[2] = fw_mul(f->wc, inv);
+    c->vf = v3_add(v3_add(v3_scale(a, c->fl[0]), v3_scale(c->tb, c->fl[1])), v3_scale(c->tc, c->fl[2]));
+}
+
+/* The face's normal toward the origin, and a proof where the origin's
+ * plane distance is within the band: nrm.a is the plane's offset times
+ * |nrm|, the origin on the side of -nrm.a; slivers never prove. */
+static GJKB_INLINE void sx_face_normal(cascade_w *c, const tri_w *f, v3w a, fw band2)
+{
+    fw pn = v3_dot(f->nrm, a), nn = v3_dot(f->nrm, f->nrm);
+    c->d_face = v3_sel(fw_gt(pn, fw_zero()), v3_neg(f->nrm), f->nrm);
+    mw formed = fw_gt(nn, fw_mul(fw_splat(GJKB_K_SLIVER), fw_mul(v3_len2(f->ab), v3_len2(f->ac))));
+    c->in_band = mw_or(c->in_band, mw_and(mw_and(c->face, formed), fw_le(fw_mul(pn, pn), fw_mul(band2, nn))));
+}
+
+/* The segment (a, lb) of lanes `line`: kept while the origin is ahead of a
+ * (and it has length). SX_CLOSEST: its closest point, clamped; SX_LIGHT:
+ * its normal toward the origin, and a proof where the line distance
+ * |e x a| / |e| is within the band and the origin projects short of lb. */
+static GJKB_INLINE void sx_segment(cascade_w *c, mw line, v3w a, fw band2, const int loop)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    v3w e = v3_sub(c->lb, a);
+    fw num = fw_neg(v3_dot(e, a)), ee = v3_len2(e);
+    c->edge = mw_and(line, mw_and(fw_gt(num, zero), fw_gt(ee, zero)));
+    if (loop == SX_CLOSEST) {
+        c->t = fw_sel(c->edge, fw_min(fw_div(num, fw_sel(c->edge, ee, one)), one), zero);
+        c->ve = v3_add(a, v3_scale(e, c->t));
+    } else {
+        v3w x = v3_cross(e, a);
+        c->d_edge = v3_cross(e, x);
+        c->in_band = mw_or(c->in_band, mw_and(mw_and(c->edge, fw_lt(num, ee)), fw_le(v3_len2(x), fw_mul(band2, ee))));
     }
 }
 
-static GJKB_INLINE cascade_w sx_cascade(const v3w q[3], const v3w qa[3], fw n, v3w a, mw active,
-                                        const int witnesses)
+/* The tetrahedron's step: enclosed lanes, and for the others the face
+ * through a to go on with (into c->tb, c->tc); returns the lanes at it. */
+static GJKB_INLINE mw sx_tetra_step(cascade_w *c, const v3w q[3], const v3w qa[3], v3w a, mw s3,
+                                    const int witnesses)
 {
-    const fw one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
+    tetra_w t = sx_tetra_face(q, a, s3);
+    c->enclosed = t.enclosed;
+    c->tb = v3_sel(t.b_is_c, q[1], c->tb);
+    c->tc = v3_sel(t.c_is_e, q[2], c->tc);
+    if (witnesses) {
+        c->tba = v3_sel(t.b_is_c, qa[1], c->tba);
+        c->tca = v3_sel(t.c_is_e, qa[2], c->tca);
+    }
+    return mw_andnot(s3, t.enclosed);
+}
+
+/* The cascade for the new point a over the simplex (q, qa, n), newest
+ * first; band2 is the light loop's band. */
+static GJKB_INLINE cascade_w sx_cascade(const v3w q[3], const v3w qa[3], fw n, v3w a, mw active, fw band2,
+                                        const int witnesses, const int loop)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
     cascade_w c;
-    c.tri = mw_and(active, fw_eq(n, two));
-    c.line = mw_and(active, fw_eq(n, one));
+    mw tri = mw_and(active, fw_eq(n, two)), line = mw_and(active, fw_eq(n, one));
+    mw s3 = mw_and(active, fw_eq(n, three));
     c.tb = q[0], c.tc = q[1], c.tba = qa[0], c.tca = qa[1];
     c.enclosed = mw_false();
-    mw s3 = mw_and(active, fw_eq(n, three));
+    /* The new point itself within the band. */
+    c.in_band = loop == SX_LIGHT ? fw_le(v3_len2(a), band2) : mw_false();
     if (mw_any(s3)) {
-        tetra_w t = sx_tetra_face(q, a, s3);
-        c.enclosed = t.enclosed;
-        c.tb = v3_sel(t.b_is_c, q[1], c.tb);
-        c.tc = v3_sel(t.c_is_e, q[2], c.tc);
-        if (witnesses) {
-            c.tba = v3_sel(t.b_is_c, qa[1], c.tba);
-            c.tca = v3_sel(t.c_is_e, qa[2], c.tca);
-        }
-        c.tri = mw_or(c.tri, mw_andnot(s3, t.enclosed));
+        tri = mw_or(tri, sx_tetra_step(&c, q, qa, a, s3, witnesses));
+        c.in_band = mw_or(c.in_band, c.enclosed);
     }
     c.lb = q[0], c.lba = qa[0];
     c.face = mw_false();
-    c.f.ab = c.f.ac = c.f.nrm = v3_zero();
-    c.f.wa = c.f.wb = c.f.wc = fw_zero();
-    c.f.face = c.f.to_c = mw_false();
-    if (mw_any(c.tri)) {
-        c.f = sx_tri_region(a, c.tb, c.tc, c.tri);
-        c.face = c.f.face;
-        mw down = mw_andnot(c.tri, c.face), down_c = mw_and(down, c.f.to_c);
+    if (loop == SX_CLOSEST) {
+        c.vf = a;
+        c.fl[0] = one, c.fl[1] = c.fl[2] = zero;
+    } else {
+        c.d_face = a;
+    }
+    if (mw_any(tri)) {
+        tri_w f = sx_tri_region(a, c.tb, c.tc, tri);
+        c.face = f.face;
+        if (loop == SX_CLOSEST)
+            sx_face_closest(&c, &f, a);
+        else
+            sx_face_normal(&c, &f, a, band2);
+        mw down = mw_andnot(tri, c.face), down_c = mw_and(down, f.to_c);
         c.lb = v3_sel(down_c, c.tc, v3_sel(down, c.tb, c.lb));
         if (witnesses)
             c.lba = v3_sel(down_c, c.tca, v3_sel(down, c.tba, c.lba));
-        c.line = mw_or(c.line, down);
+        line = mw_or(line, down);
     }
-    sx_cascade_segment(&c, a);
+    c.edge = mw_false();
+    if (loop == SX_CLOSEST) {
+        c.ve = a;
+        c.t = zero;
+    } else {
+        c.d_edge = a;
+    }
+    if (mw_any(line))
+        sx_segment(&c, line, a, band2, loop);
     return c;
 }
 
@@ -211,10 +276,13 @@ static GJKB_INLINE void sx_witness(const simplex_w *s, v3w v, v3w *wa, v3w *wb)
 /* The closest point *v of a kept feature (a point, a segment or a
  * triangle, newest first) and its weights: the segment clamped, the
  * triangle by signed areas. */
-static GJKB_INLINE simplex_w sx_feature_closest(const v3w q[3], const v3w qa[3], fw n, v3w *v)
+static GJKB_INLINE simplex_w sx_feature_closest(const v3w q[3], const v3w qa[3], fw n, mw lanes, v3w *v)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
-    mw face = fw_eq(n, three), seg = fw_eq(n, two);
+    /* Only the lanes in use decide which blocks run: a queue's lanes past
+     * its count hold rows never written (valgrind saw the branches read
+     * them; no answer depended on it). */
+    mw face = mw_and(lanes, fw_eq(n, three)), seg = mw_and(lanes, fw_eq(n, two));
     simplex_w r;
     for (int i = 0; i < 3; i++) {
         r.q[i] = q[i];
