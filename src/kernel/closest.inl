@@ -95,7 +95,6 @@ typedef struct cl_lanes {
     fw lower;         /* the plane's lower bound (distance early stop) */
     v3w plane_a, plane_b;
     iw iters;
-    v3w enc, enc_a;   /* the enclosing point, where done_core (final_w) */
     gjkb__counts counts;
 } cl_lanes;
 
@@ -117,7 +116,7 @@ static GJKB_INLINE void cl_start(const pack_w *pk, cl_state *st, cl_lanes *t)
     t->active = pk->valid;
     t->done_sep = t->done_core = t->stalled = mw_false();
     t->lower = nan;
-    t->plane_a = t->plane_b = t->enc = t->enc_a = v3_make(nan, nan, nan);
+    t->plane_a = t->plane_b = v3_make(nan, nan, nan);
     t->iters = iw_zero();
     t->counts.bundle_steps = t->counts.lane_steps = 0;
 }
@@ -164,10 +163,6 @@ static GJKB_INLINE void cl_advance(const pack_w *pk, cl_state *st, cl_lanes *t, 
     const fw zero = fw_zero(), one = fw_splat(1.0f);
     step_w c = cl_step(&st->sx, w, pa, t->active, distance_mode);
     mw core = mw_and(t->active, mw_or(c.enclosed, fw_le(c.vv, pk->core2)));
-    if (mw_any(c.enclosed)) {
-        t->enc = v3_sel(c.enclosed, w, t->enc);
-        t->enc_a = v3_sel(c.enclosed, pa, t->enc_a);
-    }
     mw stall = mw_andnot(t->active, core);
     if (it > 0) {
         mw progress = fw_lt(c.vv, st->best_vv);

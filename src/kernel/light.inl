@@ -75,13 +75,12 @@ static GJKB_INLINE void lt_load(lt_state *st, const float *in, size_t stride, co
 /* One light step with the new point a (A part aa, kept where witnesses):
  * the cascade and the next direction; *hit gets the lanes whose kept
  * feature is proven within the band sqrt(band2) of the origin (the origin
- * enclosed counts), *enclosed those where the tetrahedron enclosed it. */
-static GJKB_INLINE light_w lt_step(const light_w *s, v3w a, v3w aa, mw active, fw band2, mw *hit, mw *enclosed,
+ * enclosed counts). */
+static GJKB_INLINE light_w lt_step(const light_w *s, v3w a, v3w aa, mw active, fw band2, mw *hit,
                                    const int witnesses)
 {
     cascade_w c = sx_cascade(s->q, s->qa, s->n, a, active, band2, witnesses, SX_LIGHT);
     *hit = mw_and(active, c.in_band);
-    *enclosed = c.enclosed;
     light_w r;
     sx_kept(&c, a, aa, r.q, r.qa, &r.n, witnesses);
     r.d = v3_sel(c.face, c.d_face, v3_sel(c.edge, c.d_edge, v3_neg(a)));
@@ -97,9 +96,6 @@ typedef struct lt_lanes {
     mw conv, done_sep, unsure;
     fw last_da, last_dd, lower;
     v3w plane_a, plane_b;
-    /* the enclosing point, where the origin was enclosed (final_w) */
-    mw enclosed;
-    v3w enc, enc_a;
     gjkb__counts counts;
 } lt_lanes;
 
@@ -107,10 +103,10 @@ static GJKB_INLINE void lt_lanes_init(lt_lanes *t, const pack_w *pk)
 {
     const fw nan = fw_splat(NAN);
     t->active = mw_andnot(mw_andnot(pk->valid, pk->apart), pk->far);
-    t->hit = t->spent = t->conv = t->done_sep = t->unsure = t->enclosed = mw_false();
+    t->hit = t->spent = t->conv = t->done_sep = t->unsure = mw_false();
     t->last_da = t->last_dd = fw_zero();
     t->lower = nan;
-    t->plane_a = t->plane_b = t->enc = t->enc_a = v3_make(nan, nan, nan);
+    t->plane_a = t->plane_b = v3_make(nan, nan, nan);
     t->counts.bundle_steps = t->counts.lane_steps = 0;
 }
 
@@ -181,13 +177,8 @@ static GJKB_INLINE void lt_distance_guard(const lt_state *st, const light_w *nex
 static GJKB_INLINE void lt_advance(lt_state *st, lt_lanes *t, v3w a, v3w aa, fw band2, fw da, fw dd, iw last,
                                    const int distance_mode)
 {
-    mw h, enclosed;
-    light_w next = lt_step(&st->s, a, aa, t->active, band2, &h, &enclosed, distance_mode);
-    if (mw_any(enclosed)) {
-        t->enclosed = mw_or(t->enclosed, enclosed);
-        t->enc = v3_sel(enclosed, a, t->enc);
-        t->enc_a = v3_sel(enclosed, aa, t->enc_a);
-    }
+    mw h;
+    light_w next = lt_step(&st->s, a, aa, t->active, band2, &h, distance_mode);
     if (distance_mode)
         lt_distance_guard(st, &next, h, da, dd, last, t);
     for (int i = 0; i < 3; i++) {

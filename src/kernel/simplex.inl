@@ -35,7 +35,10 @@ typedef struct simplex_w {
 /* The final simplex a loop hands on: up to four points of A - B with their
  * A parts (the B part of point i is qa[i] - q[i]; A parts only where the
  * loop carries witnesses); n = 4 where the origin was enclosed, the fourth
- * point being the one that enclosed it. */
+ * point being the one that enclosed it. A loop builds it (sx_final) where
+ * the cascade reports `enclosed`, from its simplex before that step's
+ * update and the new point: the place a depth query starts from. No query
+ * takes it yet, so no loop pays for it yet. */
 typedef struct final_w {
     v3w q[4], qa[4];
     fw n;
