@@ -43,14 +43,14 @@ typedef struct lane_queue {
 } lane_queue;
 
 /* Steps a light loop may take (within the bound); the bound otherwise. */
-static inline uint32_t ls_budget(const gjkb__world *w, const loop_desc *d)
+static GJKB_INLINE uint32_t ls_budget(const gjkb__world *w, const loop_desc *d)
 {
     return d->steps && d->steps < w->max_iterations ? d->steps : w->max_iterations;
 }
 
 /* Appends the lanes `bits` of a bundle (loop state in spill, chunk lanes
  * from lane[0, W) or, without lane, from `first` on). */
-static inline void ls_push(lane_queue *q, const float *spill, unsigned bits, const uint32_t *lane, uint32_t first,
+static GJKB_INLINE void ls_push(lane_queue *q, const float *spill, unsigned bits, const uint32_t *lane, uint32_t first,
                            int rows)
 {
 #ifdef GJKB_WIDE_COMPRESS

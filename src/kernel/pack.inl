@@ -4,7 +4,7 @@
  * Lanes past the chunk's count read a real pair but stay invalid. */
 
 /* Largest power of two <= x, for positive normal x (0 for 0). */
-static inline fw pk_pow2_floor(fw x)
+static GJKB_INLINE fw pk_pow2_floor(fw x)
 {
     return fw_from_bits(iw_and(fw_bits(x), iw_splat(0x7F800000)));
 }
@@ -82,7 +82,7 @@ static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw bod
 }
 
 /* Scales a side into the pair's frame and settles its bundle-wide flags. */
-static inline void pk_scale_side(shape_w *s, fw inv, mw valid)
+static GJKB_INLINE void pk_scale_side(shape_w *s, fw inv, mw valid)
 {
     s->c.h = v3_scale(s->c.h, inv);
     s->c.rd = fw_mul(s->c.rd, inv);
@@ -133,7 +133,7 @@ typedef struct pack_w {
 /* The pair's scale: the shapes' extent (the offset for two points), kept
  * within 2^40 of the offset tl so squares and volumes of far-apart tiny
  * shapes stay finite, and above 2^-60; a power of two, so scaling is exact. */
-static inline fw pk_scale(fw extent, fw tl)
+static GJKB_INLINE fw pk_scale(fw extent, fw tl)
 {
     fw scale = pk_pow2_floor(fw_sel(fw_gt(extent, fw_zero()), extent, tl));
     scale = fw_max(scale, fw_mul(pk_pow2_floor(tl), fw_splat(0x1p-40f)));
@@ -142,7 +142,7 @@ static inline fw pk_scale(fw extent, fw tl)
 
 /* The limits of the loops, from the pair's extent, B's offset length tl
  * and the margins (k->m and scale set). */
-static inline void pk_limits(const gjkb__world *world, fw extent, fw tl, const int distance_mode, pack_w *k)
+static GJKB_INLINE void pk_limits(const gjkb__world *world, fw extent, fw tl, const int distance_mode, pack_w *k)
 {
     k->tol = fw_mul(fw_mul(fw_splat(world->tolerance), extent), k->inv_scale);
     /* Hit mode: where the bounding spheres are apart by more than the

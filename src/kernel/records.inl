@@ -8,7 +8,7 @@
  * the rotation as pack would make it, the sizes and margin as they are
  * (pack validates them), and for a hull body with a registered id its hull
  * table entry (0 otherwise). */
-static inline void rc_rows(const gjkb__world *w, const float *const q[4], const float *const sz[3],
+static GJKB_INLINE void rc_rows(const gjkb__world *w, const float *const q[4], const float *const sz[3],
                                const float *margin, const int32_t *kind, const int32_t *hull, uint32_t hulls,
                                fw rows[GJKB_RECORD])
 {

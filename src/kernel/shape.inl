@@ -23,13 +23,13 @@ typedef struct core_w {
 } core_w;
 
 /* 0 <= x <= GJKB_MAX_COORD, false for NaN: the rule for sizes and margins. */
-static inline mw sh_size_ok(fw x)
+static GJKB_INLINE mw sh_size_ok(fw x)
 {
     return mw_and(fw_ge(x, fw_zero()), fw_le(x, fw_splat((float)GJKB_MAX_COORD)));
 }
 
 /* |x| <= GJKB_MAX_COORD, false for NaN: quaternion components, offsets. */
-static inline mw sh_coord_ok(fw x)
+static GJKB_INLINE mw sh_coord_ok(fw x)
 {
     return fw_le(fw_abs(x), fw_splat((float)GJKB_MAX_COORD));
 }
@@ -56,7 +56,7 @@ static GJKB_INLINE core_w sh_core(iw kind, const fw s[3], fw m, mw *valid)
 
 /* Rotation matrix (row major) of the quaternion (w, x, y, z) with
  * s = 2/|q|^2; for a unit quaternion s = 2. */
-static inline void sh_quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
+static GJKB_INLINE void sh_quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
 {
     const fw one = fw_splat(1.0f);
     fw xx = fw_mul(x, x), yy = fw_mul(y, y), zz = fw_mul(z, z);
@@ -75,7 +75,7 @@ static inline void sh_quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
 
 /* Valid quaternions (finite, not oversized, not zero: the float rule of
  * the host's validity check), and their squared length in *qq. */
-static inline mw sh_quat_ok(fw qw, fw qx, fw qy, fw qz, fw *qq)
+static GJKB_INLINE mw sh_quat_ok(fw qw, fw qx, fw qy, fw qz, fw *qq)
 {
     *qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
     mw ok = mw_and(mw_and(sh_coord_ok(qw), sh_coord_ok(qx)), mw_and(sh_coord_ok(qy), sh_coord_ok(qz)));
@@ -86,7 +86,7 @@ static inline mw sh_quat_ok(fw qw, fw qx, fw qy, fw qz, fw *qq)
  * way by s = 2/|q|^2 (one division, no square root); ok lanes returned.
  * The bounds kernel normalizes q first instead (bounds.inl): either matrix
  * is a rotation within a few ulps, and each kernel keeps its own bits. */
-static inline mw sh_quat_rotation(fw qw, fw qx, fw qy, fw qz, fw m[9])
+static GJKB_INLINE mw sh_quat_rotation(fw qw, fw qx, fw qy, fw qz, fw m[9])
 {
     fw qq;
     mw ok = sh_quat_ok(qw, qx, qy, qz, &qq);
@@ -155,14 +155,14 @@ static GJKB_INLINE void sh_extent(const core_w *c, const fw r[9], fw lo[3], fw h
 
 /* A bound on the analytic core's distance from its origin (margin not
  * included): the pair's scale and tolerances are made of it (pack.inl). */
-static inline fw sh_radius(const core_w *c)
+static GJKB_INLINE fw sh_radius(const core_w *c)
 {
     return fw_sqrt(fw_add(v3_dot(c->h, c->h), fw_mul(c->rd, c->rd)));
 }
 
 /* An L1 bound on the analytic core's points (bounds.inl's rounding slack):
  * the box's half extents plus 1.5 times the disk radius. */
-static inline fw sh_l1_size(const core_w *c)
+static GJKB_INLINE fw sh_l1_size(const core_w *c)
 {
     return fw_add(fw_add(fw_add(c->h.x, c->h.y), c->h.z), fw_mul(c->rd, fw_splat(1.5f)));
 }

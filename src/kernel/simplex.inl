@@ -18,7 +18,7 @@
  * selected by mask; a case no active lane has is skipped bundle-wide. */
 
 /* x has the sign of the volume: positive where pos, negative where neg. */
-static inline mw sx_same_sign(fw x, mw pos, mw neg)
+static GJKB_INLINE mw sx_same_sign(fw x, mw pos, mw neg)
 {
     return mw_or(mw_and(pos, fw_gt(x, fw_zero())), mw_and(neg, fw_lt(x, fw_zero())));
 }

@@ -43,7 +43,7 @@ static GJKB_INLINE v3w sp_hull_gather(const shape_w *s, v3w d, const gjkb__world
  * points from p, W points per step with aligned loads (hulls are stored
  * padded, see gjkb_hull_add), reduced across the W running maxima in
  * registers. */
-static inline int32_t sp_hull_pick(const float *px, const float *py, const float *pz, int32_t last, v3w di)
+static GJKB_INLINE int32_t sp_hull_pick(const float *px, const float *py, const float *pz, int32_t last, v3w di)
 {
     /* Above -inf only: a NaN dot never wins, as in every later step. */
     fw best = fw_splat(-INFINITY), dot = v3_dot(v3_load(px, py, pz), di);
@@ -72,7 +72,7 @@ static inline int32_t sp_hull_pick(const float *px, const float *py, const float
 
 /* Within a hull: the active hull lanes one at a time (sp_hull_pick).
  * Lanes that are not active (or not hulls) get the origin. */
-static inline v3w sp_hull_within(const shape_w *s, v3w d, const gjkb__world *w, mw active)
+static GJKB_INLINE v3w sp_hull_within(const shape_w *s, v3w d, const gjkb__world *w, mw active)
 {
     _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W];
     _Alignas(64) int32_t first[GJKB_W], last[GJKB_W];

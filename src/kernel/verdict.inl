@@ -26,7 +26,7 @@ typedef struct loop_call {
 } loop_call;
 
 /* A bundle step over `active`, for gjkb_stats. */
-static inline void count_step(gjkb__counts *c, mw active)
+static GJKB_INLINE void count_step(gjkb__counts *c, mw active)
 {
     c->bundle_steps++;
     c->lane_steps += (uint64_t)__builtin_popcount(mw_bits(active));
