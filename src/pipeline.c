@@ -533,7 +533,7 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
         ctx->point_count ? ctx->hz : &zero_f,
         (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, p->max_iterations,
         ctx->hull_within_from,
-        records ? s->records : NULL,
+        NULL,   /* the records: set once records_reserve has placed them */
     };
     /* Bucketing (pair_keys, bucket_join, part_place) and then the chunks,
      * in one parallel region: its barriers are cheaper than a region each.
@@ -560,6 +560,7 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
                      ? team : 1;
     if (records && !records_reserve(ctx, s, nb * (uint32_t)copies))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
+    w.records = records ? s->records : NULL;
     for (int t = 0; t < team; t++)
         *(t == 0 ? &s->lanes : &s->more[t - 1])->counts = (gjkb__counts){ 0, 0 };
     int how = 0;

@@ -393,6 +393,42 @@ static void test_records_identical(void **state)
     free(ib);
 }
 
+/* A context's records grow with its batches: a batch with more bodies
+ * than the one before (each body in a pair, so records are used) must read
+ * the new records, not the freed block of the last batch (fuzzing found
+ * the kernel given the old pointer). Each batch's bits equal a fresh
+ * context's. */
+static void test_records_grow_between_batches(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = { 2, 4, 64, 1000, 3, 5000 };
+    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        gjkb_context *kept = context_for((gjkb_backend)b);
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            uint32_t n = sizes[k] < g_scene.body_count ? sizes[k] : g_scene.body_count;
+            uint32_t *ia = malloc(n * sizeof *ia), *ib = malloc(n * sizeof *ib);
+            for (uint32_t i = 0; i < n; i++)
+                ia[i] = i, ib[i] = (i + 1) % n;
+            gjkb_pairs pairs = { n, ia, ib };
+            outputs x = outputs_make(n), y = outputs_make(n);
+            run_over(kept, GJKB_DISTANCE, scene_bodies(&g_scene), &pairs, &x, n);
+            gjkb_context *fresh = context_for((gjkb_backend)b);
+            run_over(fresh, GJKB_DISTANCE, scene_bodies(&g_scene), &pairs, &y, n);
+            gjkb_destroy(fresh);
+            if (!outputs_identical(&x, &y))
+                fail_msg("%s: batch %zu (%u bodies) differs from a fresh context", gjkb_backend_name((gjkb_backend)b),
+                         k, n);
+            outputs_free(&x);
+            outputs_free(&y);
+            free(ia);
+            free(ib);
+        }
+        gjkb_destroy(kept);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_order_and_neighbour_invariance),
         cmocka_unit_test(test_hull_strategies_identical),
         cmocka_unit_test(test_records_identical),
+        cmocka_unit_test(test_records_grow_between_batches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
