@@ -301,6 +301,40 @@ static void test_zero_size_tiny_gaps_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* An early-stop distance inside the touching band does not make touching
+ * pairs separated: a sphere exactly touching a point, A turned by a
+ * non-unit quaternion (its float rotation is off by an ulp, so the support
+ * plane's bound lands a rounding above or below the contact), with
+ * max_distance 1e-9 and 1e-3 of the scale: overlap on the reference and
+ * every wide backend (found by the API fuzzer: separated at distance 0). */
+static void test_early_stop_inside_band_every_backend(void **state)
+{
+    (void)state;
+    static const float turns[3][4] = { { 1, 0, 0, 0 }, { 0, 3, 0, 0.125f }, { 0.5f, 0.5f, 0.5f, 0.5f } };
+    static const double radii[] = { 1.0, 0.359375, 0.75 };
+    tu_batch t = { 0 };
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) {
+            gjkb_shape a = tu_rot(tu_sphere(radii[r]), turns[k]), b = tu_at(tu_sphere(0), radii[r], 0, 0);
+            tu_batch_add(&t, &a, &b);
+        }
+    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
+        if (!gjkb_backend_available((gjkb_backend)be))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)be);
+        for (int m = 0; m < 2; m++) {
+            gjkb_query q = { .mode = GJKB_DISTANCE, .max_distance = m ? 1e-3 : 1e-9, .max_iterations = 3 };
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            for (uint32_t i = 0; i < t.np; i++)
+                if (t.status[i] != GJKB_OVERLAP)
+                    fail_msg("%s, max_distance %g, pair %u: %s at %g", gjkb_backend_name((gjkb_backend)be),
+                             q.max_distance, i, gjkb_status_name((gjkb_status)t.status[i]), t.distance[i]);
+        }
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+}
+
 /* Warm starts (good, reversed, zero, NaN) change at most the iteration
  * count's path, never the verdict, and the distance only within tolerance. */
 static void test_warm_start_every_backend(void **state)
@@ -599,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_stats_every_backend),
         cmocka_unit_test(test_far_pairs_every_backend),
         cmocka_unit_test(test_zero_size_tiny_gaps_every_backend),
+        cmocka_unit_test(test_early_stop_inside_band_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

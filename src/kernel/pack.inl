@@ -152,8 +152,10 @@ static GJKB_INLINE void pk_limits(const gjkb__world *world, fw extent, fw tl, co
     k->apart = distance_mode ? mw_false()
                              : mw_and(k->valid, fw_gt(tl, fw_mul(extent, fw_splat(1.0f + 0x1p-10f + world->tolerance))));
     /* A support plane proves the cores apart by more than `lim`: hit mode
-     * stops at the touching band, distance mode at the early-stop distance. */
-    fw lim = distance_mode ? fw_add(fw_mul(fw_splat(world->max_distance), k->inv_scale), k->m) : fw_add(k->m, k->tol);
+     * stops at the touching band, distance mode at the early-stop distance
+     * but never inside the band (an early stop there would call a touching
+     * pair separated on a plane's rounding). */
+    fw lim = fw_add(k->m, distance_mode ? fw_max(fw_mul(fw_splat(world->max_distance), k->inv_scale), k->tol) : k->tol);
     k->lim2 = fw_mul(lim, lim);
     fw touch = fw_add(k->m, k->tol);
     k->touch2 = fw_mul(touch, touch);
