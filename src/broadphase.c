@@ -8,8 +8,10 @@
  * backend and thread count gives the same pair list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "dispatch.h"
+#include "shape.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -253,17 +255,12 @@ static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const c
     }
     if (!bad)
         return GJKB_OK;
+    char what[64];
+    snprintf(what, sizeof what, "%s: body", call);
     for (uint32_t i = 0; i < bd->count; i++) {
-        uint8_t kind = bd->kind[i];
-        if (kind >= GJKB_KIND_COUNT)
-            return gjkb__fail(ctx, GJKB_ERR_KIND, "%s: body %u: unknown shape kind %u", call, i, kind);
-        if (kind != GJKB_HULL)
-            continue;
-        if (!bd->hull)
-            return gjkb__fail(ctx, GJKB_ERR_NULL, "%s: body %u is a hull but no hull ids were given", call, i);
-        if (bd->hull[i] >= ctx->hull_count)
-            return gjkb__fail(ctx, GJKB_ERR_RANGE, "%s: body %u: hull id %u is not registered (%u hulls)", call, i,
-                              bd->hull[i], ctx->hull_count);
+        gjkb_error e = gjkb__check_kind(ctx, bd->kind[i], bd->hull ? &bd->hull[i] : NULL, i, what);
+        if (e != GJKB_OK)
+            return e;
     }
     return GJKB_OK;
 }

@@ -1,8 +1,9 @@
 /* context.c - the public entry points: context and backend choice, hull
- * registration, argument checking, per-pair validity, and the batch call
+ * registration, argument checking, and the batch call
  * (which hands valid work to the chosen backend). */
 #include "internal.h"
 #include "dispatch.h"
+#include "shape.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -280,78 +281,6 @@ uint32_t gjkb_hull_count(const gjkb_context *ctx)
     return ctx ? ctx->hull_count : 0;
 }
 
-/* ---- shapes and validity ----------------------------------------------- */
-
-gjkb_shape gjkb__body_shape(const gjkb_bodies *bd, uint32_t i)
-{
-    gjkb_shape s;
-    s.kind = (gjkb_kind)bd->kind[i];
-    s.size[0] = bd->sx[i];
-    s.size[1] = bd->sy[i];
-    s.size[2] = bd->sz[i];
-    s.margin = bd->margin ? bd->margin[i] : 0.0f;
-    s.hull = bd->hull ? bd->hull[i] : 0;
-    s.pos[0] = bd->px[i];
-    s.pos[1] = bd->py[i];
-    s.pos[2] = bd->pz[i];
-    s.rot[0] = bd->qw[i];
-    s.rot[1] = bd->qx[i];
-    s.rot[2] = bd->qy[i];
-    s.rot[3] = bd->qz[i];
-    return s;
-}
-
-bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s)
-{
-    for (int k = 0; k < 3; k++)
-        if (!gjkb__coord_ok(s->size[k]) || !(s->size[k] >= 0.0f))
-            return false;
-    for (int k = 0; k < 4; k++)
-        if (!gjkb__coord_ok(s->rot[k]))
-            return false;
-    /* Summed in float in the order the wide kernels use, so every backend
-     * draws the line between a tiny and a zero rotation at the same place. */
-    const float *q = s->rot;
-    float qq = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
-    if (!(qq >= 1e-30f))
-        return false;
-    if (!gjkb__coord_ok(s->margin) || !(s->margin >= 0.0f))
-        return false;
-    if (s->kind == GJKB_HULL)
-        return ctx->hulls[s->hull].valid;
-    return true;
-}
-
-bool gjkb__body_valid(const gjkb_context *ctx, const gjkb_shape *s)
-{
-    return gjkb__coord_ok(s->pos[0]) && gjkb__coord_ok(s->pos[1]) && gjkb__coord_ok(s->pos[2]) &&
-           gjkb__shape_valid(ctx, s);
-}
-
-bool gjkb__offset_valid(const double a[3], const double b[3])
-{
-    for (int k = 0; k < 3; k++) {
-        float d = (float)(b[k] - a[k]);
-        if (!(fabsf(d) <= (float)GJKB_MAX_COORD))
-            return false;
-    }
-    return true;
-}
-
-double gjkb__core_radius(const gjkb_context *ctx, const gjkb_shape *s)
-{
-    double x = s->size[0], y = s->size[1], z = s->size[2];
-    switch (s->kind) {
-    case GJKB_SPHERE: return 0.0;          /* a point; the radius is margin */
-    case GJKB_CAPSULE: return z;           /* a segment; the radius is margin */
-    case GJKB_BOX: return sqrt(x * x + y * y + z * z);
-    case GJKB_CYLINDER:
-    case GJKB_CONE: return sqrt(x * x + z * z);
-    case GJKB_HULL: return ctx->hulls[s->hull].radius;
-    default: return 0.0;
-    }
-}
-
 /* ---- query parameters and argument checks ----------------------------- */
 
 gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *q, gjkb__params *out)
@@ -368,21 +297,6 @@ gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *q, gjkb__pa
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "max_distance %g is not positive", out->max_distance);
     if (q && (!q->warm_x != !q->warm_y || !q->warm_x != !q->warm_z))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "warm_x, warm_y and warm_z must all be set or all NULL");
-    return GJKB_OK;
-}
-
-static gjkb_error check_kind_and_hull(gjkb_context *ctx, uint8_t kind, const uint32_t *hull, uint32_t body,
-                                      const char *what)
-{
-    if (kind >= GJKB_KIND_COUNT)
-        return gjkb__fail(ctx, GJKB_ERR_KIND, "%s %u: unknown shape kind %u", what, body, kind);
-    if (kind == GJKB_HULL) {
-        if (!hull)
-            return gjkb__fail(ctx, GJKB_ERR_NULL, "%s %u is a hull but no hull ids were given", what, body);
-        if (*hull >= ctx->hull_count)
-            return gjkb__fail(ctx, GJKB_ERR_RANGE, "%s %u: hull id %u is not registered (%u hulls)", what,
-                              body, *hull, ctx->hull_count);
-    }
     return GJKB_OK;
 }
 
@@ -406,9 +320,9 @@ gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bd, const gjk
         if (ia >= bd->count || ib >= bd->count)
             return gjkb__fail(ctx, GJKB_ERR_RANGE, "pair %u: body index %u is out of range (%u bodies)", i,
                               ia >= bd->count ? ia : ib, bd->count);
-        gjkb_error e = check_kind_and_hull(ctx, bd->kind[ia], bd->hull ? &bd->hull[ia] : NULL, ia, "body");
+        gjkb_error e = gjkb__check_kind(ctx, bd->kind[ia], bd->hull ? &bd->hull[ia] : NULL, ia, "body");
         if (e == GJKB_OK)
-            e = check_kind_and_hull(ctx, bd->kind[ib], bd->hull ? &bd->hull[ib] : NULL, ib, "body");
+            e = gjkb__check_kind(ctx, bd->kind[ib], bd->hull ? &bd->hull[ib] : NULL, ib, "body");
         if (e != GJKB_OK)
             return e;
     }
@@ -529,9 +443,9 @@ gjkb_error gjkb_query_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_sh
     if (e == GJKB_OK) {
         uint8_t ka = (uint8_t)((unsigned)a->kind > 255 ? 255 : a->kind);
         uint8_t kb = (uint8_t)((unsigned)b->kind > 255 ? 255 : b->kind);
-        e = check_kind_and_hull(ctx, ka, &a->hull, 0, "shape a");
+        e = gjkb__check_kind(ctx, ka, &a->hull, 0, "shape a");
         if (e == GJKB_OK)
-            e = check_kind_and_hull(ctx, kb, &b->hull, 1, "shape b");
+            e = gjkb__check_kind(ctx, kb, &b->hull, 1, "shape b");
     }
     if (e != GJKB_OK)
         return e;

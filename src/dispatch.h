@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "kernel/packed.h"
+#include "shape.h"   /* the bounds kernel applies its rule */
 
 /* The kernel compiled for a backend (natively or through SIMDe emulation),
  * or NULL when this build has none. */

@@ -1,6 +1,6 @@
 /* internal.h - what the library's translation units share and users never
- * see: the context, registered hulls, resolved query parameters, and the
- * per-pair validity rule every backend applies identically. */
+ * see: the context, registered hulls and resolved query parameters (one
+ * shape's validity rule: shape.h). */
 #ifndef GJKB_INTERNAL_H
 #define GJKB_INTERNAL_H
 
@@ -77,35 +77,9 @@ gjkb_error gjkb__fail(gjkb_context *ctx, gjkb_error err, const char *fmt, ...)
 /* Checks mode and fills defaults; query may be NULL (distance mode). */
 gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *query, gjkb__params *out);
 
-/* Geometric validity of one shape, the same rule on every backend: finite
- * and |value| <= GJKB_MAX_COORD for sizes, margin and rotation; sizes and
- * margin >= 0; a rotation whose squared length, summed in float, is at
- * least 1e-30; a hull that is valid. Kind and hull id must already be in
- * range. Positions are a property of the pair: gjkb__offset_valid. */
-bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s);
-/* A body as the broadphase sees it: gjkb__shape_valid, and every position
- * coordinate finite and within GJKB_MAX_COORD. */
-bool gjkb__body_valid(const gjkb_context *ctx, const gjkb_shape *s);
-/* A pair's positions are valid when B's offset from A, subtracted in double
- * and rounded to float (what the wide kernels see), is finite and within
- * GJKB_MAX_COORD in every component. */
-bool gjkb__offset_valid(const double a[3], const double b[3]);
-/* The coordinate part of that rule (the pipeline checks positions itself). */
-static inline bool gjkb__coord_ok(double v)
-{
-    return isfinite(v) && fabs(v) <= GJKB_MAX_COORD;
-}
-
 /* A batch's pairs: bodies in range, kinds known, hulls registered; the
  * first offending pair gets the message (src/context.c). */
 gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs);
-
-/* Body i of a SoA body set as a gjkb_shape (no checks). */
-gjkb_shape gjkb__body_shape(const gjkb_bodies *bodies, uint32_t i);
-
-/* Bounding radius of a shape's core about its local origin, margin
- * excluded (shape must be valid). */
-double gjkb__core_radius(const gjkb_context *ctx, const gjkb_shape *s);
 
 /* ---- threads -------------------------------------------------------------
  * OpenMP pragmas that vanish in a build without OpenMP (no unknown-pragma

@@ -6,6 +6,7 @@
  * Everything here is width-agnostic and compiled once for the baseline
  * target, so every backend sees exactly the same inputs. */
 #include "dispatch.h"
+#include "shape.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,6 +13,7 @@
  * a lower bound, because every x in D has v . x >= v . w. Every stopping test
  * compares these bounds relative to the lengths involved. */
 #include "internal.h"
+#include "shape.h"
 
 #include <float.h>
 #include <math.h>
