@@ -1,12 +1,13 @@
 /* broadphase.c - the width-agnostic half of the broadphase: argument
  * checks, the choice of sweep axis, the radix sort, the sorted copy with its
- * sentinels, the context's output buffers, the per-frame gjkb_step, and
- * threads. The wide halves are src/kernel/bounds.inl and sweep.inl.
+ * sentinels, the context's output buffers and threads. The wide halves are
+ * src/kernel/bounds.inl and sweep.inl; gjkb_step is src/frame.c.
  *
  * Everything that decides which pairs come out and in what order happens
  * here, once, in a fixed order: the kernels only test boxes, so every
  * backend and thread count gives the same pair list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "broadphase.h"
 #include "dispatch.h"
 #include "shape.h"
 
@@ -23,8 +24,6 @@
 #define MIN_PER_THREAD 1024u
 /* Sweep ranges per thread, for balance (each has its own pair buffer). */
 #define PARTS_PER_THREAD 4
-/* gjkb_set_threads accepts at most this many. */
-#define MAX_THREADS 1024
 /* Bands of the sweep across axis 1 (see plan_sweep): at most this many,
  * each about BAND_SPAN mean box sizes wide and with MIN_BAND_BOXES boxes
  * on average at least. */
@@ -35,11 +34,6 @@
 #define MIN_BAND_BOXES 256u
 
 struct gjkb__broad {
-    /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z; and on a wide
-     * backend each body's class (gjkb__body_class), for the pairs' info */
-    float *box[6];
-    uint32_t *cls;
-    uint32_t box_cap;
     /* the sort: key << 32 | box index, twice for the radix passes */
     uint64_t *item[2];
     uint16_t *range;   /* per box: its first band | last band << 8, or GJKB_EMPTY_BOX */
@@ -62,55 +56,9 @@ struct gjkb__broad {
     bool *part_ok;
     uint32_t *part_range;   /* band, first, end, where its pairs go, thread per part */
     int parts;
-    /* gjkb_step's results */
-    uint8_t *status;
-    uint32_t *iterations;
-    double *res[10];   /* distance, ax, ay, az, bx, by, bz, nx, ny, nz */
-    uint32_t res_cap;
 };
 
 /* ---- buffers -------------------------------------------------------------- */
-
-/* Capacity for need elements: doubling from cap, at most UINT32_MAX. */
-static uint32_t grown(uint32_t cap, uint32_t need)
-{
-    uint64_t c = cap ? cap : 64;
-    while (c < need)
-        c *= 2;
-    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
-
-/* realloc that leaves *p alone on failure. */
-static bool resize(void **p, size_t bytes)
-{
-    void *q = realloc(*p, bytes ? bytes : 1);
-    if (!q)
-        return false;
-    *p = q;
-    return true;
-}
-
-bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more)
-{
-    if (buf->cap - buf->count >= more)
-        return true;
-    if (more > UINT32_MAX - buf->count)
-        return false;
-    uint32_t cap = grown(buf->cap, buf->count + more);
-    if (!resize((void **)&buf->a, sizeof(uint32_t) * cap) || !resize((void **)&buf->b, sizeof(uint32_t) * cap) ||
-        !resize((void **)&buf->info, sizeof(uint32_t) * cap))
-        return false;
-    buf->cap = cap;
-    return true;
-}
-
-static void pairbuf_free(gjkb__pairbuf *buf)
-{
-    free(buf->a);
-    free(buf->b);
-    free(buf->info);
-    memset(buf, 0, sizeof *buf);
-}
 
 static struct gjkb__broad *broad_get(gjkb_context *ctx)
 {
@@ -124,60 +72,27 @@ void gjkb__broad_free(gjkb_context *ctx)
     struct gjkb__broad *st = ctx->broad;
     if (!st)
         return;
-    for (int k = 0; k < 6; k++)
-        free(st->box[k]);
-    free(st->cls);
     free(st->sorted);
     free(st->item[0]);
     free(st->item[1]);
     free(st->range);
     free(st->sort_part);
     free(st->sorted_id);
-    pairbuf_free(&st->pairs);
+    gjkb__pairbuf_free(&st->pairs);
     for (int t = 0; t < st->parts; t++)
-        pairbuf_free(&st->part[t]);
+        gjkb__pairbuf_free(&st->part[t]);
     free(st->part);
     free(st->part_ok);
     free(st->part_range);
-    free(st->status);
-    free(st->iterations);
-    for (int k = 0; k < 10; k++)
-        free(st->res[k]);
     free(st);
     ctx->broad = NULL;
-}
-
-/* Arrays that share one capacity: all grow, or the capacity stays. */
-static bool grow_arrays(void **arrays[], const size_t elem[], int n, uint32_t *cap, uint32_t need)
-{
-    if (need <= *cap)
-        return true;
-    uint32_t c = grown(*cap, need);
-    for (int k = 0; k < n; k++)
-        if (!resize(arrays[k], elem[k] * c))
-            return false;
-    *cap = c;
-    return true;
-}
-
-static bool boxes_reserve(struct gjkb__broad *st, uint32_t n)
-{
-    void **arrays[7];
-    size_t elem[7];
-    for (int k = 0; k < 6; k++) {
-        arrays[k] = (void **)&st->box[k];
-        elem[k] = sizeof(float);
-    }
-    arrays[6] = (void **)&st->cls;
-    elem[6] = sizeof(uint32_t);
-    return grow_arrays(arrays, elem, 7, &st->box_cap, n);
 }
 
 static bool sort_reserve(struct gjkb__broad *st, uint32_t n)
 {
     void **arrays[3] = { (void **)&st->item[0], (void **)&st->item[1], (void **)&st->range };
     size_t elem[3] = { sizeof(uint64_t), sizeof(uint64_t), sizeof(uint16_t) };
-    return grow_arrays(arrays, elem, 3, &st->sort_cap, n);
+    return gjkb__grow_arrays(arrays, elem, 3, &st->sort_cap, n);
 }
 
 /* The sorted blocks hold nothing worth keeping between calls: replaced. */
@@ -185,7 +100,7 @@ static bool sorted_reserve(struct gjkb__broad *st, uint32_t n)
 {
     if (n <= st->sorted_cap)
         return true;
-    uint32_t cap = grown(st->sorted_cap, n);
+    uint32_t cap = gjkb__grown(st->sorted_cap, n);
     cap = (cap + 15u) & ~15u;
     float *box = aligned_alloc(64, (size_t)cap * GJKB_SORTED_FIELDS * sizeof(float));
     uint32_t *id = aligned_alloc(64, (size_t)cap * sizeof(uint32_t));
@@ -206,33 +121,18 @@ static bool parts_reserve(struct gjkb__broad *st, int parts)
 {
     if (parts <= st->parts)
         return true;
-    if (!resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
-        !resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
-        !resize((void **)&st->part_range, sizeof *st->part_range * 5 * (size_t)parts))
+    if (!gjkb__resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
+        !gjkb__resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
+        !gjkb__resize((void **)&st->part_range, sizeof *st->part_range * 5 * (size_t)parts))
         return false;
     memset(st->part + st->parts, 0, sizeof *st->part * (size_t)(parts - st->parts));
     st->parts = parts;
     return true;
 }
 
-static bool results_reserve(struct gjkb__broad *st, uint32_t n)
-{
-    void **arrays[12];
-    size_t elem[12];
-    arrays[0] = (void **)&st->status;
-    elem[0] = 1;
-    arrays[1] = (void **)&st->iterations;
-    elem[1] = sizeof(uint32_t);
-    for (int k = 0; k < 10; k++) {
-        arrays[2 + k] = (void **)&st->res[k];
-        elem[2 + k] = sizeof(double);
-    }
-    return grow_arrays(arrays, elem, 12, &st->res_cap, n);
-}
-
 /* ---- argument checks -------------------------------------------------------- */
 
-static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const char *call)
+gjkb_error gjkb__check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const char *call)
 {
     /* The wide kernels index bodies with int32 lanes. */
     if (bd->count > INT32_MAX)
@@ -273,7 +173,7 @@ static const gjkb__broad_kernel *kernel_of(gjkb_context *ctx, gjkb_error *e)
     return k;
 }
 
-static double now(void)
+double gjkb__now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -316,6 +216,15 @@ static void run_bounds(const gjkb_context *ctx, const gjkb__broad_kernel *k, con
     }
 }
 
+gjkb_error gjkb__boxes(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_aabbs *out, uint32_t *cls)
+{
+    gjkb_error e;
+    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
+    if (k)
+        run_bounds(ctx, k, bodies, out, cls);
+    return e;
+}
+
 gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs *out)
 {
     if (!ctx)
@@ -324,17 +233,15 @@ gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs 
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_bounds: NULL %s", !bodies ? "bodies" : "out");
     if (out->count != bodies->count)
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_bounds: %u boxes for %u bodies", out->count, bodies->count);
-    gjkb_error e = check_bodies(ctx, bodies, "gjkb_bounds");
+    gjkb_error e = gjkb__check_bodies(ctx, bodies, "gjkb_bounds");
     if (e != GJKB_OK)
         return e;
     if (out->count > 0 && (!out->min_x || !out->min_y || !out->min_z || !out->max_x || !out->max_y || !out->max_z))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_bounds: a box array is NULL");
-    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
-    if (!k)
-        return e;
-    run_bounds(ctx, k, bodies, out, NULL);
-    ctx->message[0] = '\0';
-    return GJKB_OK;
+    e = gjkb__boxes(ctx, bodies, out, NULL);
+    if (e == GJKB_OK)
+        ctx->message[0] = '\0';
+    return e;
 }
 
 /* ---- the sort ------------------------------------------------------------------ */
@@ -916,10 +823,8 @@ static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *op
     pairs->count = kept;
 }
 
-/* gjkb_find_pairs with its two phases timed (sort, sweep); with cls (a
- * class per box) the pairs' info is made too, into st->pairs.info. */
-static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
-                             const uint32_t *cls, gjkb_pairs *out, double seconds[2])
+gjkb_error gjkb__find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
+                            const uint32_t *cls, gjkb_pairs *out, const uint32_t **info, double seconds[2])
 {
     uint32_t n = boxes->count;
     if (n > INT32_MAX)
@@ -936,22 +841,23 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
 
     st->pairs_info = false;
-    double t0 = now();
+    double t0 = gjkb__now();
     e = sort_boxes(ctx, st, k, boxes, opt ? opt->flags : NULL, cls);
     if (e != GJKB_OK)
         return e;
-    double t1 = now();
+    double t1 = gjkb__now();
     e = sweep(ctx, st, k);
     if (e != GJKB_OK)
         return e;
     if (opt && opt->filter)
         filter_pairs(&st->pairs, opt, cls != NULL);
     st->pairs_info = cls != NULL;
-    double t2 = now();
+    double t2 = gjkb__now();
 
     out->count = st->pairs.count;
     out->a = st->pairs.a;
     out->b = st->pairs.b;
+    *info = cls ? st->pairs.info : NULL;
     seconds[0] = t1 - t0;
     seconds[1] = t2 - t1;
     ctx->message[0] = '\0';
@@ -966,107 +872,11 @@ gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjk
     if (!boxes || !out)
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_find_pairs: NULL %s", !boxes ? "boxes" : "out");
     double seconds[2];
-    return find_pairs(ctx, boxes, opt, NULL, out, seconds);
-}
-
-/* ---- one frame ---------------------------------------------------------------- */
-
-gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_broadphase_options *opt,
-                     const gjkb_query *query, gjkb_frame *out)
-{
-    if (!ctx)
-        return GJKB_ERR_NULL;
-    if (!bodies || !out)
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_step: NULL %s", !bodies ? "bodies" : "out");
-    gjkb__params p;
-    gjkb_error e = gjkb__params_resolve(ctx, query, &p);
-    if (e != GJKB_OK)
-        return e;
-    if (query && query->warm_x)
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT,
-                          "gjkb_step: warm-start arrays are per pair, and the pairs are not known before the call");
-    e = check_bodies(ctx, bodies, "gjkb_step");
-    if (e != GJKB_OK)
-        return e;
-    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
-    if (!k)
-        return e;
-    struct gjkb__broad *st = broad_get(ctx);
-    if (!st || !boxes_reserve(st, bodies->count))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u boxes", bodies->count);
-
-    /* A wide backend's narrowphase takes each pair's bucket key from the
-     * sweep: the classes are made with the boxes and ride the sort. */
-    const bool info = ctx->backend != GJKB_BACKEND_REFERENCE;
-    double t0 = now();
-    gjkb_aabbs boxes = { bodies->count, st->box[0], st->box[1], st->box[2], st->box[3], st->box[4], st->box[5] };
-    run_bounds(ctx, k, bodies, &boxes, info ? st->cls : NULL);
-    double t1 = now();
-    gjkb_pairs pairs;
-    double phases[2] = { 0.0, 0.0 };   /* set on success; GCC cannot see that on aarch64 */
-    e = find_pairs(ctx, &boxes, opt, info ? st->cls : NULL, &pairs, phases);
-    if (e != GJKB_OK)
-        return e;
-    /* At least one entry: the batch call wants a status array even for no pairs. */
-    if (!results_reserve(st, pairs.count ? pairs.count : 1))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u results", pairs.count);
-
-    double t2 = now();
-    /* Hit mode has no points or axis: those stay NULL. */
-    bool points = p.mode == GJKB_DISTANCE;
-    gjkb_results r = { st->status, st->res[0],
-                       points ? st->res[1] : NULL, points ? st->res[2] : NULL, points ? st->res[3] : NULL,
-                       points ? st->res[4] : NULL, points ? st->res[5] : NULL, points ? st->res[6] : NULL,
-                       points ? st->res[7] : NULL, points ? st->res[8] : NULL, points ? st->res[9] : NULL,
-                       st->iterations };
-    /* A wide backend's narrowphase buckets by the sweep's info; the
-     * reference backend has no buckets. No pairs, nothing to ask. */
-    if (!info)
-        e = gjkb_query_batch(ctx, bodies, &pairs, query, &r);
-    else if (pairs.count > 0)
-        e = gjkb__pipeline_frame(ctx, bodies, &pairs, st->pairs.info, &p, &r);
-    if (e != GJKB_OK)
-        return e;
-    uint32_t hits = 0;
-    for (uint32_t i = 0; i < pairs.count; i++)
-        hits += r.status[i] == GJKB_OVERLAP;
-    double t3 = now();
-
-    out->pairs = pairs;
-    out->results = r;
-    out->hits = hits;
-    out->seconds[0] = t1 - t0;
-    out->seconds[1] = phases[0];
-    out->seconds[2] = phases[1];
-    out->seconds[3] = t3 - t2;
-    ctx->message[0] = '\0';
-    return GJKB_OK;
+    const uint32_t *info;
+    return gjkb__find_pairs(ctx, boxes, opt, NULL, out, &info, seconds);
 }
 
 const uint32_t *gjkb__step_info(const gjkb_context *ctx)
 {
     return ctx->broad && ctx->broad->pairs_info ? ctx->broad->pairs.info : NULL;
-}
-
-/* ---- threads ------------------------------------------------------------------- */
-
-gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads)
-{
-    if (!ctx)
-        return GJKB_ERR_NULL;
-    if (threads < 0 || threads > MAX_THREADS)
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_set_threads: %d threads is not in [0, %d]", threads,
-                          MAX_THREADS);
-#ifndef _OPENMP
-    if (threads > 1)
-        return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "gjkb_set_threads: this build has no OpenMP");
-#endif
-    ctx->threads = threads;
-    ctx->message[0] = '\0';
-    return GJKB_OK;
-}
-
-int gjkb_get_threads(const gjkb_context *ctx)
-{
-    return ctx ? gjkb__threads(ctx) : 0;
 }

@@ -5,6 +5,8 @@
  * emulated. The width-1 kernel runs everywhere. */
 #include "dispatch.h"
 
+#include <string.h>
+
 #define KERNEL_DECL(isa)                                                                                     \
     void gjkb__gjk_run_##isa(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 #define RECORDS_DECL(isa)                                                                                    \
@@ -60,6 +62,48 @@ const gjkb__kernel *gjkb__kernel_for(gjkb_backend b)
         return NULL;
 #endif
     return &kernels[b];
+}
+
+/* ---- names and the auto choice ------------------------------------------ */
+
+static const char *const backend_names[GJKB_BACKEND_COUNT] = {
+    "auto", "reference", "scalar", "sse4", "avx2", "avx512", "neon"
+};
+
+const char *gjkb_backend_name(gjkb_backend backend)
+{
+    return (unsigned)backend < GJKB_BACKEND_COUNT ? backend_names[backend] : "?";
+}
+
+gjkb_error gjkb_backend_parse(const char *name, gjkb_backend *out)
+{
+    if (!name || !out)
+        return GJKB_ERR_NULL;
+    for (int i = 0; i < GJKB_BACKEND_COUNT; i++) {
+        if (strcmp(name, backend_names[i]) == 0) {
+            *out = (gjkb_backend)i;
+            return GJKB_OK;
+        }
+    }
+    return GJKB_ERR_KIND;
+}
+
+int gjkb_backend_available(gjkb_backend backend)
+{
+    if (backend == GJKB_BACKEND_AUTO || backend == GJKB_BACKEND_REFERENCE)
+        return 1;
+    return (unsigned)backend < GJKB_BACKEND_COUNT && gjkb__kernel_for(backend) != NULL;
+}
+
+gjkb_backend gjkb__backend_auto(void)
+{
+    static const gjkb_backend order[] = {
+        GJKB_BACKEND_AVX512, GJKB_BACKEND_AVX2, GJKB_BACKEND_SSE4, GJKB_BACKEND_NEON, GJKB_BACKEND_SCALAR
+    };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (gjkb__kernel_native(order[i]))
+            return order[i];
+    return GJKB_BACKEND_REFERENCE;
 }
 
 /* ---- the broadphase kernels: the same widths and availability ---------- */

@@ -44,17 +44,18 @@ struct gjkb_context {
     /* hull support strategy of the wide kernels: within-hull from this many
      * points up, gathered across lanes below (GJKB_HULL_SUPPORT overrides) */
     int hull_within_from;
-    /* batch scratch, owned by the pipeline */
+    /* Buffers, each owned (and freed in gjkb_destroy) by one file, grown
+     * geometrically and never shrunk. scratch: the batch's (pipeline.c,
+     * gjkb__scratch_free). broad: the sort scratch, the sorted boxes and the
+     * pair outputs (broadphase.c, gjkb__broad_free). frame: gjkb_step's
+     * boxes, classes and results (frame.c, gjkb__frame_free). */
     void *scratch;
     size_t scratch_bytes;
-    /* ---- broadphase and threads (src/broadphase.c) ----
-     * threads: set by gjkb_set_threads, 0 or 1 meaning the calling thread
-     * only (read it through gjkb__threads). broad: the broadphase's buffers
-     * (gjkb_step's boxes and results, sort scratch, the sorted boxes, the
-     * pair outputs, one pair buffer per thread), grown geometrically and
-     * never shrunk; freed with the pipeline scratch (gjkb__broad_free). */
-    int threads;
     struct gjkb__broad *broad;
+    struct gjkb__frame *frame;
+    /* set by gjkb_set_threads, 0 or 1 meaning the calling thread only (read
+     * it through gjkb__threads) */
+    int threads;
     /* the wide kernel's step counts (gjkb_stats; width filled on read) */
     gjkb_stats stats;
 };
@@ -74,13 +75,6 @@ gjkb_error gjkb__fail(gjkb_context *ctx, gjkb_error err, const char *fmt, ...)
 #endif
     ;
 
-/* Checks mode and fills defaults; query may be NULL (distance mode). */
-gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *query, gjkb__params *out);
-
-/* A batch's pairs: bodies in range, kinds known, hulls registered; the
- * first offending pair gets the message (src/context.c). */
-gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs);
-
 /* ---- threads -------------------------------------------------------------
  * OpenMP pragmas that vanish in a build without OpenMP (no unknown-pragma
  * warnings), and the thread count a call on ctx may use (at least 1). */
@@ -96,15 +90,5 @@ static inline int gjkb__threads(const gjkb_context *ctx)
 {
     return ctx->threads > 1 ? ctx->threads : 1;
 }
-
-/* Frees the broadphase's buffers (src/broadphase.c). */
-void gjkb__broad_free(gjkb_context *ctx);
-
-/* ---- the reference path (src/scalar/reference.c) ------------------------
- * Answers one valid pair in double precision, in A's local frame.
- * a and b must have passed gjkb__shape_valid; warm is an optional world axis
- * (NULL, zero or non-finite: use the centre offset). */
-gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
-                            const gjkb__params *p, const double warm[3]);
 
 #endif

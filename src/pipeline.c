@@ -5,7 +5,10 @@
  *
  * Everything here is width-agnostic and compiled once for the baseline
  * target, so every backend sees exactly the same inputs. */
+#include "pipeline.h"
 #include "dispatch.h"
+#include "query.h"
+#include "scalar/reference.h"
 #include "shape.h"
 
 #include <math.h>
@@ -153,11 +156,8 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
     return GJKB_OK;
 }
 
-/* Frees all of the context's scratch: the batch's, its threads' and the
- * broadphase's buffers. */
 void gjkb__scratch_free(gjkb_context *ctx)
 {
-    gjkb__broad_free(ctx);
     scratch *s = ctx->scratch;
     if (!s)
         return;
@@ -503,9 +503,9 @@ static void keys_of(const gjkb_context *ctx, const gjkb_bodies *bodies, const gj
         pair_keys(ctx, bodies, pairs, s, part);
 }
 
-static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                           const gjkb__params *p, const gjkb_query *warm, gjkb_results *results,
-                           const uint32_t *info)
+gjkb_error gjkb__pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                          const gjkb__params *p, const gjkb_query *warm, const uint32_t *info,
+                          gjkb_results *results)
 {
     const gjkb__kernel *k = gjkb__kernel_for(ctx->backend);
     if (!k)
@@ -623,16 +623,4 @@ static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const g
     }
     ctx->message[0] = '\0';
     return GJKB_OK;
-}
-
-gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                              const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
-{
-    return pipeline(ctx, bodies, pairs, p, warm, results, NULL);
-}
-
-gjkb_error gjkb__pipeline_frame(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                                const uint32_t *info, const gjkb__params *p, gjkb_results *results)
-{
-    return pipeline(ctx, bodies, pairs, p, NULL, results, info);
 }

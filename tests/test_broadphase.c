@@ -14,6 +14,7 @@
 
 #include "dispatch.h"
 #include "internal.h"
+#include "broadphase.h"
 #include "shape.h"
 #include "testutil.h"
 
