@@ -1,7 +1,6 @@
 /* dispatch.h - the wide kernels behind the host code: which of them this
- * build and CPU run (dispatch.c), the bucket keys the pipeline and the
- * sweep share, and the broadphase kernels' interface (what
- * src/kernel/bounds.inl and sweep.inl include). */
+ * build and CPU run (dispatch.c), and the broadphase kernels' interface
+ * (what src/kernel/bounds.inl and sweep.inl include). */
 #ifndef GJKB_DISPATCH_H
 #define GJKB_DISPATCH_H
 
@@ -9,6 +8,7 @@
 #include "kernel/packed.h"
 #include "shape.h"   /* the bounds kernel applies its rule */
 #include "buffer.h"  /* the sweep kernels append to a gjkb__pairbuf */
+#include "pairkey.h" /* and make each pair's info */
 
 /* The kernel compiled for a backend (natively or through SIMDe emulation),
  * or NULL when this build has none. */
@@ -17,36 +17,6 @@ const gjkb__kernel *gjkb__kernel_for(gjkb_backend backend);
 int gjkb__kernel_native(gjkb_backend backend);
 /* The widest backend this CPU runs natively; reference when none. */
 gjkb_backend gjkb__backend_auto(void);
-
-/* ---- bucket keys ---------------------------------------------------------
- * The pipeline sorts pairs by a key so that a bundle's lanes need the same
- * support code and about as many steps: analytic pairs by their two kinds
- * (either order), pairs with hulls by their larger hull's size in steps of
- * 8 points. A body's class carries what its side adds: its kind, or for a
- * hull GJKB_HULL plus the size class of its (registered) hull. */
-enum { GJKB_KEY_ANALYTIC = GJKB_HULL * GJKB_HULL, GJKB_HULL_CLASSES = 34,
-       GJKB_KEYS = GJKB_KEY_ANALYTIC + GJKB_HULL_CLASSES };
-
-/* The class of a body of kind `kind` (< GJKB_KIND_COUNT), whose hull, for
- * a hull body, has n points. */
-static inline unsigned gjkb__body_class(unsigned kind, int32_t n)
-{
-    if (kind != GJKB_HULL)
-        return kind;
-    int32_t c = (n + 7) / 8;
-    return GJKB_HULL + (unsigned)(c < GJKB_HULL_CLASSES - 1 ? c : GJKB_HULL_CLASSES - 1);
-}
-
-/* A pair's key and the kinds of its bodies a and b, from their classes,
- * packed as key | kind_a << 8 | kind_b << 16 (gjkb__pipeline_frame's
- * input). */
-static inline uint32_t gjkb__pair_info(unsigned class_a, unsigned class_b)
-{
-    unsigned hi = class_a > class_b ? class_a : class_b, lo = class_a > class_b ? class_b : class_a;
-    unsigned key = hi < GJKB_HULL ? hi * GJKB_HULL + lo : GJKB_KEY_ANALYTIC + hi - GJKB_HULL;
-    unsigned ka = class_a < GJKB_HULL ? class_a : GJKB_HULL, kb = class_b < GJKB_HULL ? class_b : GJKB_HULL;
-    return key | ka << 8 | kb << 16;
-}
 
 /* ---- the broadphase kernels (src/kernel/bounds.inl, src/kernel/sweep.inl)
  * One body each, compiled per width like the GJK kernel; the width-agnostic

@@ -178,8 +178,7 @@ void gjkb__scratch_free(gjkb_context *ctx)
 
 /* ---- bucketing ---------------------------------------------------------- */
 
-/* Sort keys: see gjkb__pair_info (dispatch.h). */
-#define ANALYTIC GJKB_KEY_ANALYTIC
+/* Sort keys: see src/pairkey.h. */
 #define KEYS GJKB_KEYS
 
 /* The pairs in parts, one per thread: each part's keys, its counts per key
@@ -207,12 +206,6 @@ static void part_counts(key_part *part, uint32_t count[4][KEYS], int first, unsi
     part->key0 = first;
     part->uniform = differ == 0;
     part->ok = true;
-}
-
-/* The key of pairs with hulls: the larger hull's size class. */
-static inline int hull_key(int32_t n)
-{
-    return (int)(ANALYTIC + gjkb__body_class(GJKB_HULL, n) - GJKB_HULL);
 }
 
 /* The keys and kinds of the part's pairs and its counts per key, checking
@@ -245,21 +238,19 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
             return;
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
-        /* Which kind comes first is a coin toss the predictor loses: no
-         * branch on it. A batch without hulls skips their lookups (the one
-         * branch left, always the same way there). */
-        unsigned hi = ka > kb ? ka : kb, lo = ka > kb ? kb : ka;
-        int key = (int)(hi * GJKB_HULL + lo);
-        if (hi == GJKB_HULL) {
-            bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
+        /* A batch without hulls skips their lookups (the one branch on
+         * the kinds, always the same way there). */
+        bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
+        unsigned hca = 0, hcb = 0;
+        if (ha | hb) {
             uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
             if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
                 return;
             int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
-            int32_t n = ha ? na : 0;
-            n = hb && nb > n ? nb : n;
-            key = hull_key(n);
+            hca = ha ? gjkb__hull_class(na) : 0;
+            hcb = hb ? gjkb__hull_class(nb) : 0;
         }
+        int key = (int)gjkb__pair_key(ka, hca, kb, hcb);
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
         first = first < 0 ? key : first;
@@ -282,7 +273,7 @@ static void info_keys(const uint32_t *info, key_part *part)
     int first = -1;
     unsigned differ = 0;
     for (uint32_t i = part->first, end = part->end; i < end; i++) {
-        int key = (int)(info[i] & 0xFFu);
+        int key = (int)gjkb__info_key(info[i]);
         count[i & 3][key]++;
         first = first < 0 ? key : first;
         differ |= (unsigned)(key ^ first);
@@ -329,11 +320,11 @@ static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjk
  * key pass. */
 static inline int32_t kind_a_of(const scratch *s, const uint32_t *info, uint32_t i)
 {
-    return info ? (int32_t)(info[i] >> 8 & 0xFFu) : s->kind_a[i];
+    return info ? gjkb__info_kind_a(info[i]) : s->kind_a[i];
 }
 static inline int32_t kind_b_of(const scratch *s, const uint32_t *info, uint32_t i)
 {
-    return info ? (int32_t)(info[i] >> 16) : s->kind_b[i];
+    return info ? gjkb__info_kind_b(info[i]) : s->kind_b[i];
 }
 
 static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
@@ -377,7 +368,7 @@ static void part_place(const scratch *s, key_part *part, int how, const gjkb_pai
     if (info) {
         for (uint32_t i = part->first; i < part->end; i++) {
             uint32_t x = info[i];
-            put_lane(s, at[x & 0xFFu]++, i, pr, bd, (int32_t)(x >> 8 & 0xFFu), (int32_t)(x >> 16));
+            put_lane(s, at[gjkb__info_key(x)]++, i, pr, bd, gjkb__info_kind_a(x), gjkb__info_kind_b(x));
         }
         return;
     }
