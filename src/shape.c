@@ -1,5 +1,30 @@
-/* shape.c - the validity rule and core radius of one shape (shape.h). */
+/* shape.c - the kinds' names, and the validity rule and core radius of
+ * one shape (shape.h). */
 #include "shape.h"
+
+#include <string.h>
+
+static const char *const kind_names[GJKB_KIND_COUNT] = {
+    [GJKB_SPHERE] = "sphere", [GJKB_CAPSULE] = "capsule", [GJKB_BOX] = "box",
+    [GJKB_CYLINDER] = "cylinder", [GJKB_CONE] = "cone", [GJKB_HULL] = "hull",
+};
+
+const char *gjkb_kind_name(gjkb_kind kind)
+{
+    return (unsigned)kind < GJKB_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+gjkb_error gjkb_kind_parse(const char *name, gjkb_kind *out)
+{
+    if (!name || !out)
+        return GJKB_ERR_NULL;
+    for (int k = 0; k < GJKB_KIND_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0) {
+            *out = (gjkb_kind)k;
+            return GJKB_OK;
+        }
+    return GJKB_ERR_KIND;
+}
 
 gjkb_shape gjkb__body_shape(const gjkb_bodies *bd, uint32_t i)
 {

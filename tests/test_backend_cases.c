@@ -82,12 +82,14 @@ static uint32_t build_cases(named *c)
     c[n++] = make("box-box edge-edge apart", tu_rot(tu_box(1, 1, 1), q45z),
                   tu_rot(tu_at(tu_box(1, 1, 1), reach + 0.01, 0, 0), q45x), E_SEP);
     /* coincident centres, every kind pair that has no hull */
-    static char names[36][48];
-    const gjkb_kind kinds[5] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE };
-    for (int i = 0; i < 5; i++)
-        for (int j = 0; j < 5; j++) {
-            snprintf(names[5 * i + j], sizeof names[0], "coincident kinds %d-%d", kinds[i], kinds[j]);
-            c[n++] = make(names[5 * i + j], tu_rot(tu_shape(kinds[i], 0.5, 0.4, 0.3), qr),
+    enum { ANALYTIC = 5 };
+    static char names[ANALYTIC * ANALYTIC][48];
+    const gjkb_kind kinds[ANALYTIC] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE };
+    for (int i = 0; i < ANALYTIC; i++)
+        for (int j = 0; j < ANALYTIC; j++) {
+            char *name = names[ANALYTIC * i + j];
+            snprintf(name, sizeof names[0], "coincident %s-%s", gjkb_kind_name(kinds[i]), gjkb_kind_name(kinds[j]));
+            c[n++] = make(name, tu_rot(tu_shape(kinds[i], 0.5, 0.4, 0.3), qr),
                           tu_shape(kinds[j], 0.7, 0.2, 0.6), E_OVL);
         }
     c[n++] = make("hull-cube coincident with sphere", tu_hull_shape(H_CUBE), tu_sphere(0.1), E_OVL);
@@ -511,8 +513,8 @@ static void test_hit_near_touching_every_backend(void **state)
             assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
             for (uint32_t i = 0; i < t.np; i++) {
                 if (t.status[i] != expect[i])
-                    fail_msg("%s, pair %u (kinds %d-%d, warm %d): %s, expected %s", gjkb_backend_name((gjkb_backend)bk),
-                             i, t.kind[t.ia[i]], t.kind[t.ib[i]], w, gjkb_status_name((gjkb_status)t.status[i]),
+                    fail_msg("%s, pair %u (%s-%s, warm %d): %s, expected %s", gjkb_backend_name((gjkb_backend)bk),
+                             i, gjkb_kind_name((gjkb_kind)t.kind[t.ia[i]]), gjkb_kind_name((gjkb_kind)t.kind[t.ib[i]]), w, gjkb_status_name((gjkb_status)t.status[i]),
                              gjkb_status_name((gjkb_status)expect[i]));
                 long_paths += t.iterations[i] > 16;
             }

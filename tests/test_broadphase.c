@@ -570,11 +570,11 @@ static void check_body_box(tu_rng *r, const gjkb_shape *s, const tu_geom *g, con
         /* Tightness: the float slack, and the rounding to float. */
         double tt = 1e-5 * scale + 2 * ulpf(fabs(c) + scale);
         if (!(box[a] <= lo + tc && box[3 + a] >= hi - tc))
-            fail_msg("body %u (kind %d) axis %d: box [%.17g, %.17g] misses the extent [%.17g, %.17g]", i,
-                     (int)s->kind, a, box[a], box[3 + a], lo, hi);
+            fail_msg("body %u (%s) axis %d: box [%.17g, %.17g] misses the extent [%.17g, %.17g]", i,
+                     gjkb_kind_name(s->kind), a, box[a], box[3 + a], lo, hi);
         if (!(lo - box[a] <= tt && box[3 + a] - hi <= tt))
-            fail_msg("body %u (kind %d) axis %d: box [%.17g, %.17g] is loose around [%.17g, %.17g] (scale %g)", i,
-                     (int)s->kind, a, box[a], box[3 + a], lo, hi, scale);
+            fail_msg("body %u (%s) axis %d: box [%.17g, %.17g] is loose around [%.17g, %.17g] (scale %g)", i,
+                     gjkb_kind_name(s->kind), a, box[a], box[3 + a], lo, hi, scale);
     }
     for (int k = 0; k < 16; k++) {
         tu_v3 d = tu_v(tu_range(r, -1, 1), tu_range(r, -1, 1), tu_range(r, -1, 1));
@@ -583,8 +583,8 @@ static void check_body_box(tu_rng *r, const gjkb_shape *s, const tu_geom *g, con
         for (int a = 0; a < 3; a++) {
             double tc = 4e-16 * (fabs(s->pos[a]) + scale);
             if (!(box[a] <= v[a] + tc && v[a] - tc <= box[3 + a]))
-                fail_msg("body %u (kind %d): support point %.17g outside [%.17g, %.17g] on axis %d", i,
-                         (int)s->kind, v[a], box[a], box[3 + a], a);
+                fail_msg("body %u (%s): support point %.17g outside [%.17g, %.17g] on axis %d", i,
+                         gjkb_kind_name(s->kind), v[a], box[a], box[3 + a], a);
         }
     }
 }
