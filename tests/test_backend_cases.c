@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "backends.h"
 
 #define DIST_TOL 1e-4
 
@@ -554,9 +555,8 @@ static void test_stats_every_backend(void **state)
             gjkb_context *ctx = context((gjkb_backend)bk);
             assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
             assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
-            static const uint32_t widths[] = { [GJKB_BACKEND_SCALAR] = 1, [GJKB_BACKEND_SSE4] = 4,
-                                               [GJKB_BACKEND_AVX2] = 8, [GJKB_BACKEND_AVX512] = 16,
-                                               [GJKB_BACKEND_NEON] = 4 };
+#define WIDTH_ROW(id_, isa_, w_, arch_, cpu_) [id_] = w_,
+            static const uint32_t widths[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(WIDTH_ROW) };
             assert_int_equal(st.width, widths[bk]);
             assert_int_equal(st.pairs, PAIRS);
             uint64_t iterations = 0;
