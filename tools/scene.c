@@ -1,4 +1,5 @@
-/* scene.c - the deterministic mixed scene behind `gjkbatch run`. */
+/* scene.c - the deterministic mixed pair scene behind `gjkbatch batch`
+ * (scene.h), and the hull library `gjkbatch run`'s world shares. */
 #include "scene.h"
 
 #include <math.h>
