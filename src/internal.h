@@ -9,14 +9,14 @@
 #include <stdbool.h>
 
 /* Hulls of at least this many points use the within-hull support in the
- * wide kernels, smaller ones the gather across lanes. Measured (hit mode,
- * hull16/hull64 workloads, this project's x86 machine) within-hull won at
- * every width and size: AVX-512 5.8 vs 5.3 (16 points) and 4.0 vs 1.9
- * (64 points) Mpairs/s, AVX2 4.4 vs 3.9 and 2.3 vs 1.6, so every size uses
- * it; GJKB_HULL_SUPPORT=gather forces the gather. */
+ * wide kernels, smaller ones the gather across lanes. Within-hull won at
+ * every width and hull size measured (docs/performance.md, "Constants in
+ * the code"), so every size uses it; GJKB_HULL_SUPPORT=gather forces the
+ * gather. */
 #define GJKB_HULL_WITHIN_FROM 1
 
-/* Hull storage granule, in points: the widest kernel's lane count. */
+/* Hull storage granule, in points: the widest kernel's lane count, so any
+ * kernel loads a hull's points whole vectors at a time. */
 #define GJKB_HULL_PAD 16
 
 /* A registered hull: points [first, first + n) of the context's SoA point

@@ -782,7 +782,7 @@ static int cmd_run(int argc, char **argv)
      * deterministic from the seed): the first timed as a plain run, the
      * second checking every pair against the reference, whose work
      * between frames would otherwise leave the caches cold for the timed
-     * steps (the frames took about 50% longer). */
+     * steps (measured: docs/performance.md). */
     const int passes = o.verify ? 2 : 1;
     for (int pass = 0; pass < passes; pass++) {
         const int timed = pass == 0, checked = o.verify && pass == passes - 1;
