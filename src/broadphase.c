@@ -20,18 +20,29 @@
 /* 32-bit keys in three passes of 11, 11 and 10 bits. */
 #define RADIX_BITS 11
 #define RADIX (1u << RADIX_BITS)
-/* Below this many boxes or bodies a call stays on the calling thread. */
+/* Below this many boxes or bodies per thread a call uses fewer threads:
+ * a thread's share must outlast waking it and the barrier after. */
 #define MIN_PER_THREAD 1024u
-/* Sweep ranges per thread, for balance (each has its own pair buffer). */
+/* Sweep ranges per thread, for balance (each has its own pair buffer):
+ * ranges differ in their pairs, and several per thread even that out. */
 #define PARTS_PER_THREAD 4
-/* Bands of the sweep across axis 1 (see plan_sweep): at most this many,
- * each about BAND_SPAN mean box sizes wide and with MIN_BAND_BOXES boxes
- * on average at least. */
+/* Bands of the sweep across axis 1 (see plan_sweep): at most this many
+ * (a box's band range is a byte per end, and the sort keeps a count per
+ * band and part), each about BAND_SPAN mean box sizes wide (narrower bands
+ * repeat more boxes in two bands, wider ones sweep longer strips) and with
+ * MIN_BAND_BOXES boxes on average at least (fewer would cost more in
+ * sentinels and set-up than the band saves). */
 #define MAX_BANDS 64
 #ifndef BAND_SPAN
 #define BAND_SPAN 4.0
 #endif
 #define MIN_BAND_BOXES 256u
+
+/* One part of a threaded sweep: sorted boxes [first, end) of a band, where
+ * its pairs go in the output, and the thread that swept it. */
+struct sweep_part {
+    uint32_t band, first, end, at, thread;
+};
 
 struct gjkb__broad {
     /* the sort: key << 32 | box index, twice for the radix passes */
@@ -54,7 +65,7 @@ struct gjkb__broad {
     bool pairs_info;
     gjkb__pairbuf *part;
     bool *part_ok;
-    uint32_t *part_range;   /* band, first, end, where its pairs go, thread per part */
+    struct sweep_part *part_range;
     int parts;
 };
 
@@ -123,7 +134,7 @@ static bool parts_reserve(struct gjkb__broad *st, int parts)
         return true;
     if (!gjkb__resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
         !gjkb__resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
-        !gjkb__resize((void **)&st->part_range, sizeof *st->part_range * 5 * (size_t)parts))
+        !gjkb__resize((void **)&st->part_range, sizeof *st->part_range * (size_t)parts))
         return false;
     memset(st->part + st->parts, 0, sizeof *st->part * (size_t)(parts - st->parts));
     st->parts = parts;
@@ -403,9 +414,10 @@ static void key_part(const sort_job *job, struct sort_part *sp, uint32_t first, 
 {
     struct gjkb__broad *st = job->st;
     const sweep_plan *plan = &job->plan;
-    const gjkb__keyplan kp = { { job->b[0], job->b[1], job->b[2], job->b[3], job->b[4], job->b[5] },
-                               plan->axis[0], plan->axis[1], plan->bands, plan->edge,
-                               (float)plan->lo, (float)plan->inv_width };
+    const gjkb__keyplan kp = { .box = { job->b[0], job->b[1], job->b[2], job->b[3], job->b[4], job->b[5] },
+                               .axis0 = plan->axis[0], .axis1 = plan->axis[1], .bands = plan->bands,
+                               .edge = plan->edge, .guess_lo = (float)plan->lo,
+                               .guess_scale = (float)plan->inv_width };
     uint32_t n = end - first;
     uint32_t *keys = (uint32_t *)(void *)(st->item[1] + first), *ranges = keys + n;
     job->k->keys(&kp, first, end, keys, ranges);
@@ -573,7 +585,7 @@ static void deal_part(const sort_job *job, int t, int parts, const uint32_t firs
     const struct sort_part *sp = st->sort_part;
     const int bands = job->plan.bands;
     const int *ax = job->plan.axis;
-    dealer d = { st->sorted_id, bands == 1 ? NULL : st->range, job->flags, { 0 } };
+    dealer d = { .sorted_id = st->sorted_id, .range = bands == 1 ? NULL : st->range, .flags = job->flags };
     for (int k = 0; k < bands; k++)
         d.fill[k] = job->start[k];
     for (int u = 0; u < t; u++) {
@@ -762,11 +774,9 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
         uint32_t c = st->band[b].count;
         int pieces = (int)((uint64_t)c * (uint64_t)want / boxes);
         pieces = pieces < 1 ? 1 : pieces;
-        for (int q = 0; q < pieces; q++, parts++) {
-            st->part_range[5 * parts] = (uint32_t)b;
-            st->part_range[5 * parts + 1] = split(c, q, pieces);
-            st->part_range[5 * parts + 2] = split(c, q + 1, pieces);
-        }
+        for (int q = 0; q < pieces; q++, parts++)
+            st->part_range[parts] = (struct sweep_part){ .band = (uint32_t)b, .first = split(c, q, pieces),
+                                                         .end = split(c, q + 1, pieces) };
     }
     bool ok = true;
     GJKB_OMP(omp parallel num_threads(threads))
@@ -774,31 +784,31 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
         uint32_t t = (uint32_t)gjkb__thread_id();
         GJKB_OMP(omp for schedule(dynamic, 1))
         for (int p = 0; p < parts; p++) {
-            uint32_t *r = st->part_range + 5 * p;
+            struct sweep_part *r = &st->part_range[p];
             st->part[p].count = 0;
-            st->part_ok[p] = k->sweep(&st->band[r[0]], r[1], r[2], &st->part[p]);
-            r[4] = t;
+            st->part_ok[p] = k->sweep(&st->band[r->band], r->first, r->end, &st->part[p]);
+            r->thread = t;
         }
         GJKB_OMP(omp single)
         {
             uint64_t total = 0;
             for (int p = 0; p < parts; p++) {
                 ok = ok && st->part_ok[p];
-                st->part_range[5 * p + 3] = (uint32_t)total;
+                st->part_range[p].at = (uint32_t)total;
                 total += st->part[p].count;
             }
             ok = ok && total <= UINT32_MAX && gjkb__pairbuf_reserve(&st->pairs, (uint32_t)total);
             st->pairs.count = ok ? (uint32_t)total : 0;
         }
         for (int p = 0; ok && p < parts; p++) {
-            const uint32_t *r = st->part_range + 5 * p;
+            const struct sweep_part *r = &st->part_range[p];
             const gjkb__pairbuf *q = &st->part[p];
-            if (r[4] != t || q->count == 0)
+            if (r->thread != t || q->count == 0)
                 continue;
-            memcpy(st->pairs.a + r[3], q->a, sizeof(uint32_t) * q->count);
-            memcpy(st->pairs.b + r[3], q->b, sizeof(uint32_t) * q->count);
+            memcpy(st->pairs.a + r->at, q->a, sizeof(uint32_t) * q->count);
+            memcpy(st->pairs.b + r->at, q->b, sizeof(uint32_t) * q->count);
             if (info)
-                memcpy(st->pairs.info + r[3], q->info, sizeof(uint32_t) * q->count);
+                memcpy(st->pairs.info + r->at, q->info, sizeof(uint32_t) * q->count);
         }
     }
     if (!ok)

@@ -107,7 +107,8 @@ void gjkb_stats_reset(gjkb_context *ctx)
 
 /* ---- threads ----------------------------------------------------------- */
 
-/* gjkb_set_threads accepts at most this many. */
+/* gjkb_set_threads accepts at most this many: a bound on the per-thread
+ * scratch a context keeps, far above any machine this runs on. */
 #define MAX_THREADS 1024
 
 gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads)
@@ -200,7 +201,7 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
     ctx->hull_cap = hcap;
     ctx->point_cap = cap;
 
-    gjkb__hull h = { ctx->point_count, n, n > 0, 0.0 };
+    gjkb__hull h = { .first = ctx->point_count, .n = n, .valid = n > 0, .radius = 0.0 };
     for (uint32_t i = 0; i < slots; i++) {
         uint32_t k = i < n ? i : (n ? n - 1 : 0);
         double x = n ? xyz[3 * k] : 0.0, y = n ? xyz[3 * k + 1] : 0.0, z = n ? xyz[3 * k + 2] : 0.0;
