@@ -461,17 +461,19 @@ static void scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, c
     if (out->distance)
         for (uint32_t j = 0; j < lanes; j++)
             out->distance[idx[j]] = l->dist[j];
-    double *const pt[9] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
-    const float *const lp[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    /* The coordinates of the witnesses a and b (the first POINT_COORDS,
+     * offsets from A's position in the lanes) and of the axis n. */
+    enum { POINT_COORDS = 6, COORDS = 9 };
+    double *const pt[COORDS] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
+    const float *const lp[COORDS] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
     const double *const base[3] = { bd->px, bd->py, bd->pz };
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < COORDS; k++) {
         if (!pt[k])
             continue;
         if (p->mode == GJKB_HIT) {
             for (uint32_t j = 0; j < lanes; j++)
                 pt[k][idx[j]] = NAN;
-        } else if (k < 6) {
-            /* Points are offsets from A's position. */
+        } else if (k < POINT_COORDS) {
             for (uint32_t j = 0; j < lanes; j++)
                 pt[k][idx[j]] = base[k % 3][pr->a[idx[j]]] + lp[k][j];
         } else {
