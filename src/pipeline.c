@@ -602,12 +602,13 @@ static gjkb_error batch_plan(batch *b, const gjkb_query *warm)
     b->parts = bucket_parts(n, gjkb__threads(ctx), b->part);
     b->team = team_for(n, gjkb__threads(ctx), b->parts);
     b->chunks = (n + CHUNK - 1) / CHUNK;
-    b->w = world_of(ctx, b->bodies, b->p, warm, b->records ? b->s->records : NULL);
     if (b->team > 1 && !scratch_threads(ctx, b->s, b->team))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", b->team);
     b->copies = record_copies(b);
     if (b->records && !records_reserve(ctx, b->s, nb * (uint32_t)b->copies))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
+    /* After records_reserve, which may move the records. */
+    b->w = world_of(ctx, b->bodies, b->p, warm, b->records ? b->s->records : NULL);
     for (int t = 0; t < b->team; t++)
         *lanes_of(b->s, t)->counts = (gjkb__counts){ .bundle_steps = 0, .lane_steps = 0 };
     return GJKB_OK;
