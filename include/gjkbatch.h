@@ -343,6 +343,12 @@ GJKB_API const char *gjkb_last_error(const gjkb_context *ctx);
 GJKB_API const char *gjkb_error_string(gjkb_error err);
 /* "separated", "overlap", "limit", "invalid" (or "?"). */
 GJKB_API const char *gjkb_status_name(gjkb_status status);
+/* The name of a shape kind: "sphere", "capsule", "box", "cylinder", "cone",
+ * "hull" (or "?" for a value >= GJKB_KIND_COUNT). */
+GJKB_API const char *gjkb_kind_name(gjkb_kind kind);
+/* Parses a kind name (exact, lower case); GJKB_ERR_KIND when unknown and
+ * GJKB_ERR_NULL for a NULL argument (*out is then untouched). */
+GJKB_API gjkb_error gjkb_kind_parse(const char *name, gjkb_kind *out);
 
 #ifdef __cplusplus
 }

@@ -1,15 +1,18 @@
 /* broadphase.c - the width-agnostic half of the broadphase: argument
  * checks, the choice of sweep axis, the radix sort, the sorted copy with its
- * sentinels, the context's output buffers, the per-frame gjkb_step, and
- * threads. The wide halves are src/kernel/bounds.inl and sweep.inl.
+ * sentinels, the context's output buffers and threads. The wide halves are
+ * src/kernel/bounds.inl and sweep.inl; gjkb_step is src/frame.c.
  *
  * Everything that decides which pairs come out and in what order happens
  * here, once, in a fixed order: the kernels only test boxes, so every
  * backend and thread count gives the same pair list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "broadphase.h"
 #include "dispatch.h"
+#include "shape.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,27 +20,31 @@
 /* 32-bit keys in three passes of 11, 11 and 10 bits. */
 #define RADIX_BITS 11
 #define RADIX (1u << RADIX_BITS)
-/* Below this many boxes or bodies a call stays on the calling thread. */
+/* Below this many boxes or bodies per thread a call uses fewer threads:
+ * a thread's share must outlast waking it and the barrier after. */
 #define MIN_PER_THREAD 1024u
-/* Sweep ranges per thread, for balance (each has its own pair buffer). */
+/* Sweep ranges per thread, for balance (each has its own pair buffer):
+ * ranges differ in their pairs, and several per thread even that out. */
 #define PARTS_PER_THREAD 4
-/* gjkb_set_threads accepts at most this many. */
-#define MAX_THREADS 1024
-/* Bands of the sweep across axis 1 (see plan_sweep): at most this many,
- * each about BAND_SPAN mean box sizes wide and with MIN_BAND_BOXES boxes
- * on average at least. */
+/* Bands of the sweep across axis 1 (see plan_sweep): at most this many
+ * (a box's band range is a byte per end, and the sort keeps a count per
+ * band and part), each about BAND_SPAN mean box sizes wide (narrower bands
+ * repeat more boxes in two bands, wider ones sweep longer strips) and with
+ * MIN_BAND_BOXES boxes on average at least (fewer would cost more in
+ * sentinels and set-up than the band saves). */
 #define MAX_BANDS 64
 #ifndef BAND_SPAN
 #define BAND_SPAN 4.0
 #endif
 #define MIN_BAND_BOXES 256u
 
+/* One part of a threaded sweep: sorted boxes [first, end) of a band, where
+ * its pairs go in the output, and the thread that swept it. */
+struct sweep_part {
+    uint32_t band, first, end, at, thread;
+};
+
 struct gjkb__broad {
-    /* gjkb_step's boxes, SoA: min x, y, z, max x, y, z; and on a wide
-     * backend each body's class (gjkb__body_class), for the pairs' info */
-    float *box[6];
-    uint32_t *cls;
-    uint32_t box_cap;
     /* the sort: key << 32 | box index, twice for the radix passes */
     uint64_t *item[2];
     uint16_t *range;   /* per box: its first band | last band << 8, or GJKB_EMPTY_BOX */
@@ -58,57 +65,11 @@ struct gjkb__broad {
     bool pairs_info;
     gjkb__pairbuf *part;
     bool *part_ok;
-    uint32_t *part_range;   /* band, first, end, where its pairs go, thread per part */
+    struct sweep_part *part_range;
     int parts;
-    /* gjkb_step's results */
-    uint8_t *status;
-    uint32_t *iterations;
-    double *res[10];   /* distance, ax, ay, az, bx, by, bz, nx, ny, nz */
-    uint32_t res_cap;
 };
 
 /* ---- buffers -------------------------------------------------------------- */
-
-/* Capacity for need elements: doubling from cap, at most UINT32_MAX. */
-static uint32_t grown(uint32_t cap, uint32_t need)
-{
-    uint64_t c = cap ? cap : 64;
-    while (c < need)
-        c *= 2;
-    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
-
-/* realloc that leaves *p alone on failure. */
-static bool resize(void **p, size_t bytes)
-{
-    void *q = realloc(*p, bytes ? bytes : 1);
-    if (!q)
-        return false;
-    *p = q;
-    return true;
-}
-
-bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more)
-{
-    if (buf->cap - buf->count >= more)
-        return true;
-    if (more > UINT32_MAX - buf->count)
-        return false;
-    uint32_t cap = grown(buf->cap, buf->count + more);
-    if (!resize((void **)&buf->a, sizeof(uint32_t) * cap) || !resize((void **)&buf->b, sizeof(uint32_t) * cap) ||
-        !resize((void **)&buf->info, sizeof(uint32_t) * cap))
-        return false;
-    buf->cap = cap;
-    return true;
-}
-
-static void pairbuf_free(gjkb__pairbuf *buf)
-{
-    free(buf->a);
-    free(buf->b);
-    free(buf->info);
-    memset(buf, 0, sizeof *buf);
-}
 
 static struct gjkb__broad *broad_get(gjkb_context *ctx)
 {
@@ -122,60 +83,27 @@ void gjkb__broad_free(gjkb_context *ctx)
     struct gjkb__broad *st = ctx->broad;
     if (!st)
         return;
-    for (int k = 0; k < 6; k++)
-        free(st->box[k]);
-    free(st->cls);
     free(st->sorted);
     free(st->item[0]);
     free(st->item[1]);
     free(st->range);
     free(st->sort_part);
     free(st->sorted_id);
-    pairbuf_free(&st->pairs);
+    gjkb__pairbuf_free(&st->pairs);
     for (int t = 0; t < st->parts; t++)
-        pairbuf_free(&st->part[t]);
+        gjkb__pairbuf_free(&st->part[t]);
     free(st->part);
     free(st->part_ok);
     free(st->part_range);
-    free(st->status);
-    free(st->iterations);
-    for (int k = 0; k < 10; k++)
-        free(st->res[k]);
     free(st);
     ctx->broad = NULL;
-}
-
-/* Arrays that share one capacity: all grow, or the capacity stays. */
-static bool grow_arrays(void **arrays[], const size_t elem[], int n, uint32_t *cap, uint32_t need)
-{
-    if (need <= *cap)
-        return true;
-    uint32_t c = grown(*cap, need);
-    for (int k = 0; k < n; k++)
-        if (!resize(arrays[k], elem[k] * c))
-            return false;
-    *cap = c;
-    return true;
-}
-
-static bool boxes_reserve(struct gjkb__broad *st, uint32_t n)
-{
-    void **arrays[7];
-    size_t elem[7];
-    for (int k = 0; k < 6; k++) {
-        arrays[k] = (void **)&st->box[k];
-        elem[k] = sizeof(float);
-    }
-    arrays[6] = (void **)&st->cls;
-    elem[6] = sizeof(uint32_t);
-    return grow_arrays(arrays, elem, 7, &st->box_cap, n);
 }
 
 static bool sort_reserve(struct gjkb__broad *st, uint32_t n)
 {
     void **arrays[3] = { (void **)&st->item[0], (void **)&st->item[1], (void **)&st->range };
     size_t elem[3] = { sizeof(uint64_t), sizeof(uint64_t), sizeof(uint16_t) };
-    return grow_arrays(arrays, elem, 3, &st->sort_cap, n);
+    return gjkb__grow_arrays(arrays, elem, 3, &st->sort_cap, n);
 }
 
 /* The sorted blocks hold nothing worth keeping between calls: replaced. */
@@ -183,7 +111,7 @@ static bool sorted_reserve(struct gjkb__broad *st, uint32_t n)
 {
     if (n <= st->sorted_cap)
         return true;
-    uint32_t cap = grown(st->sorted_cap, n);
+    uint32_t cap = gjkb__grown(st->sorted_cap, n);
     cap = (cap + 15u) & ~15u;
     float *box = aligned_alloc(64, (size_t)cap * GJKB_SORTED_FIELDS * sizeof(float));
     uint32_t *id = aligned_alloc(64, (size_t)cap * sizeof(uint32_t));
@@ -204,33 +132,18 @@ static bool parts_reserve(struct gjkb__broad *st, int parts)
 {
     if (parts <= st->parts)
         return true;
-    if (!resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
-        !resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
-        !resize((void **)&st->part_range, sizeof *st->part_range * 5 * (size_t)parts))
+    if (!gjkb__resize((void **)&st->part, sizeof *st->part * (size_t)parts) ||
+        !gjkb__resize((void **)&st->part_ok, sizeof *st->part_ok * (size_t)parts) ||
+        !gjkb__resize((void **)&st->part_range, sizeof *st->part_range * (size_t)parts))
         return false;
     memset(st->part + st->parts, 0, sizeof *st->part * (size_t)(parts - st->parts));
     st->parts = parts;
     return true;
 }
 
-static bool results_reserve(struct gjkb__broad *st, uint32_t n)
-{
-    void **arrays[12];
-    size_t elem[12];
-    arrays[0] = (void **)&st->status;
-    elem[0] = 1;
-    arrays[1] = (void **)&st->iterations;
-    elem[1] = sizeof(uint32_t);
-    for (int k = 0; k < 10; k++) {
-        arrays[2 + k] = (void **)&st->res[k];
-        elem[2 + k] = sizeof(double);
-    }
-    return grow_arrays(arrays, elem, 12, &st->res_cap, n);
-}
-
 /* ---- argument checks -------------------------------------------------------- */
 
-static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const char *call)
+gjkb_error gjkb__check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const char *call)
 {
     /* The wide kernels index bodies with int32 lanes. */
     if (bd->count > INT32_MAX)
@@ -253,17 +166,12 @@ static gjkb_error check_bodies(gjkb_context *ctx, const gjkb_bodies *bd, const c
     }
     if (!bad)
         return GJKB_OK;
+    char what[64];
+    snprintf(what, sizeof what, "%s: body", call);
     for (uint32_t i = 0; i < bd->count; i++) {
-        uint8_t kind = bd->kind[i];
-        if (kind >= GJKB_KIND_COUNT)
-            return gjkb__fail(ctx, GJKB_ERR_KIND, "%s: body %u: unknown shape kind %u", call, i, kind);
-        if (kind != GJKB_HULL)
-            continue;
-        if (!bd->hull)
-            return gjkb__fail(ctx, GJKB_ERR_NULL, "%s: body %u is a hull but no hull ids were given", call, i);
-        if (bd->hull[i] >= ctx->hull_count)
-            return gjkb__fail(ctx, GJKB_ERR_RANGE, "%s: body %u: hull id %u is not registered (%u hulls)", call, i,
-                              bd->hull[i], ctx->hull_count);
+        gjkb_error e = gjkb__check_kind(ctx, bd->kind[i], bd->hull ? &bd->hull[i] : NULL, i, what);
+        if (e != GJKB_OK)
+            return e;
     }
     return GJKB_OK;
 }
@@ -276,7 +184,7 @@ static const gjkb__broad_kernel *kernel_of(gjkb_context *ctx, gjkb_error *e)
     return k;
 }
 
-static double now(void)
+double gjkb__now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -319,6 +227,15 @@ static void run_bounds(const gjkb_context *ctx, const gjkb__broad_kernel *k, con
     }
 }
 
+gjkb_error gjkb__boxes(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_aabbs *out, uint32_t *cls)
+{
+    gjkb_error e;
+    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
+    if (k)
+        run_bounds(ctx, k, bodies, out, cls);
+    return e;
+}
+
 gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs *out)
 {
     if (!ctx)
@@ -327,17 +244,15 @@ gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gjkb_aabbs 
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_bounds: NULL %s", !bodies ? "bodies" : "out");
     if (out->count != bodies->count)
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_bounds: %u boxes for %u bodies", out->count, bodies->count);
-    gjkb_error e = check_bodies(ctx, bodies, "gjkb_bounds");
+    gjkb_error e = gjkb__check_bodies(ctx, bodies, "gjkb_bounds");
     if (e != GJKB_OK)
         return e;
     if (out->count > 0 && (!out->min_x || !out->min_y || !out->min_z || !out->max_x || !out->max_y || !out->max_z))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_bounds: a box array is NULL");
-    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
-    if (!k)
-        return e;
-    run_bounds(ctx, k, bodies, out, NULL);
-    ctx->message[0] = '\0';
-    return GJKB_OK;
+    e = gjkb__boxes(ctx, bodies, out, NULL);
+    if (e == GJKB_OK)
+        ctx->message[0] = '\0';
+    return e;
 }
 
 /* ---- the sort ------------------------------------------------------------------ */
@@ -499,9 +414,10 @@ static void key_part(const sort_job *job, struct sort_part *sp, uint32_t first, 
 {
     struct gjkb__broad *st = job->st;
     const sweep_plan *plan = &job->plan;
-    const gjkb__keyplan kp = { { job->b[0], job->b[1], job->b[2], job->b[3], job->b[4], job->b[5] },
-                               plan->axis[0], plan->axis[1], plan->bands, plan->edge,
-                               (float)plan->lo, (float)plan->inv_width };
+    const gjkb__keyplan kp = { .box = { job->b[0], job->b[1], job->b[2], job->b[3], job->b[4], job->b[5] },
+                               .axis0 = plan->axis[0], .axis1 = plan->axis[1], .bands = plan->bands,
+                               .edge = plan->edge, .guess_lo = (float)plan->lo,
+                               .guess_scale = (float)plan->inv_width };
     uint32_t n = end - first;
     uint32_t *keys = (uint32_t *)(void *)(st->item[1] + first), *ranges = keys + n;
     job->k->keys(&kp, first, end, keys, ranges);
@@ -669,7 +585,7 @@ static void deal_part(const sort_job *job, int t, int parts, const uint32_t firs
     const struct sort_part *sp = st->sort_part;
     const int bands = job->plan.bands;
     const int *ax = job->plan.axis;
-    dealer d = { st->sorted_id, bands == 1 ? NULL : st->range, job->flags, { 0 } };
+    dealer d = { .sorted_id = st->sorted_id, .range = bands == 1 ? NULL : st->range, .flags = job->flags };
     for (int k = 0; k < bands; k++)
         d.fill[k] = job->start[k];
     for (int u = 0; u < t; u++) {
@@ -858,11 +774,9 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
         uint32_t c = st->band[b].count;
         int pieces = (int)((uint64_t)c * (uint64_t)want / boxes);
         pieces = pieces < 1 ? 1 : pieces;
-        for (int q = 0; q < pieces; q++, parts++) {
-            st->part_range[5 * parts] = (uint32_t)b;
-            st->part_range[5 * parts + 1] = split(c, q, pieces);
-            st->part_range[5 * parts + 2] = split(c, q + 1, pieces);
-        }
+        for (int q = 0; q < pieces; q++, parts++)
+            st->part_range[parts] = (struct sweep_part){ .band = (uint32_t)b, .first = split(c, q, pieces),
+                                                         .end = split(c, q + 1, pieces) };
     }
     bool ok = true;
     GJKB_OMP(omp parallel num_threads(threads))
@@ -870,31 +784,31 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
         uint32_t t = (uint32_t)gjkb__thread_id();
         GJKB_OMP(omp for schedule(dynamic, 1))
         for (int p = 0; p < parts; p++) {
-            uint32_t *r = st->part_range + 5 * p;
+            struct sweep_part *r = &st->part_range[p];
             st->part[p].count = 0;
-            st->part_ok[p] = k->sweep(&st->band[r[0]], r[1], r[2], &st->part[p]);
-            r[4] = t;
+            st->part_ok[p] = k->sweep(&st->band[r->band], r->first, r->end, &st->part[p]);
+            r->thread = t;
         }
         GJKB_OMP(omp single)
         {
             uint64_t total = 0;
             for (int p = 0; p < parts; p++) {
                 ok = ok && st->part_ok[p];
-                st->part_range[5 * p + 3] = (uint32_t)total;
+                st->part_range[p].at = (uint32_t)total;
                 total += st->part[p].count;
             }
             ok = ok && total <= UINT32_MAX && gjkb__pairbuf_reserve(&st->pairs, (uint32_t)total);
             st->pairs.count = ok ? (uint32_t)total : 0;
         }
         for (int p = 0; ok && p < parts; p++) {
-            const uint32_t *r = st->part_range + 5 * p;
+            const struct sweep_part *r = &st->part_range[p];
             const gjkb__pairbuf *q = &st->part[p];
-            if (r[4] != t || q->count == 0)
+            if (r->thread != t || q->count == 0)
                 continue;
-            memcpy(st->pairs.a + r[3], q->a, sizeof(uint32_t) * q->count);
-            memcpy(st->pairs.b + r[3], q->b, sizeof(uint32_t) * q->count);
+            memcpy(st->pairs.a + r->at, q->a, sizeof(uint32_t) * q->count);
+            memcpy(st->pairs.b + r->at, q->b, sizeof(uint32_t) * q->count);
             if (info)
-                memcpy(st->pairs.info + r[3], q->info, sizeof(uint32_t) * q->count);
+                memcpy(st->pairs.info + r->at, q->info, sizeof(uint32_t) * q->count);
         }
     }
     if (!ok)
@@ -919,10 +833,8 @@ static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *op
     pairs->count = kept;
 }
 
-/* gjkb_find_pairs with its two phases timed (sort, sweep); with cls (a
- * class per box) the pairs' info is made too, into st->pairs.info. */
-static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
-                             const uint32_t *cls, gjkb_pairs *out, double seconds[2])
+gjkb_error gjkb__find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
+                            const uint32_t *cls, gjkb_pairs *out, const uint32_t **info, double seconds[2])
 {
     uint32_t n = boxes->count;
     if (n > INT32_MAX)
@@ -939,22 +851,23 @@ static gjkb_error find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const g
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_find_pairs: out of memory");
 
     st->pairs_info = false;
-    double t0 = now();
+    double t0 = gjkb__now();
     e = sort_boxes(ctx, st, k, boxes, opt ? opt->flags : NULL, cls);
     if (e != GJKB_OK)
         return e;
-    double t1 = now();
+    double t1 = gjkb__now();
     e = sweep(ctx, st, k);
     if (e != GJKB_OK)
         return e;
     if (opt && opt->filter)
         filter_pairs(&st->pairs, opt, cls != NULL);
     st->pairs_info = cls != NULL;
-    double t2 = now();
+    double t2 = gjkb__now();
 
     out->count = st->pairs.count;
     out->a = st->pairs.a;
     out->b = st->pairs.b;
+    *info = cls ? st->pairs.info : NULL;
     seconds[0] = t1 - t0;
     seconds[1] = t2 - t1;
     ctx->message[0] = '\0';
@@ -969,107 +882,11 @@ gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjk
     if (!boxes || !out)
         return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_find_pairs: NULL %s", !boxes ? "boxes" : "out");
     double seconds[2];
-    return find_pairs(ctx, boxes, opt, NULL, out, seconds);
-}
-
-/* ---- one frame ---------------------------------------------------------------- */
-
-gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_broadphase_options *opt,
-                     const gjkb_query *query, gjkb_frame *out)
-{
-    if (!ctx)
-        return GJKB_ERR_NULL;
-    if (!bodies || !out)
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_step: NULL %s", !bodies ? "bodies" : "out");
-    gjkb__params p;
-    gjkb_error e = gjkb__params_resolve(ctx, query, &p);
-    if (e != GJKB_OK)
-        return e;
-    if (query && query->warm_x)
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT,
-                          "gjkb_step: warm-start arrays are per pair, and the pairs are not known before the call");
-    e = check_bodies(ctx, bodies, "gjkb_step");
-    if (e != GJKB_OK)
-        return e;
-    const gjkb__broad_kernel *k = kernel_of(ctx, &e);
-    if (!k)
-        return e;
-    struct gjkb__broad *st = broad_get(ctx);
-    if (!st || !boxes_reserve(st, bodies->count))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u boxes", bodies->count);
-
-    /* A wide backend's narrowphase takes each pair's bucket key from the
-     * sweep: the classes are made with the boxes and ride the sort. */
-    const bool info = ctx->backend != GJKB_BACKEND_REFERENCE;
-    double t0 = now();
-    gjkb_aabbs boxes = { bodies->count, st->box[0], st->box[1], st->box[2], st->box[3], st->box[4], st->box[5] };
-    run_bounds(ctx, k, bodies, &boxes, info ? st->cls : NULL);
-    double t1 = now();
-    gjkb_pairs pairs;
-    double phases[2] = { 0.0, 0.0 };   /* set on success; GCC cannot see that on aarch64 */
-    e = find_pairs(ctx, &boxes, opt, info ? st->cls : NULL, &pairs, phases);
-    if (e != GJKB_OK)
-        return e;
-    /* At least one entry: the batch call wants a status array even for no pairs. */
-    if (!results_reserve(st, pairs.count ? pairs.count : 1))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u results", pairs.count);
-
-    double t2 = now();
-    /* Hit mode has no points or axis: those stay NULL. */
-    bool points = p.mode == GJKB_DISTANCE;
-    gjkb_results r = { st->status, st->res[0],
-                       points ? st->res[1] : NULL, points ? st->res[2] : NULL, points ? st->res[3] : NULL,
-                       points ? st->res[4] : NULL, points ? st->res[5] : NULL, points ? st->res[6] : NULL,
-                       points ? st->res[7] : NULL, points ? st->res[8] : NULL, points ? st->res[9] : NULL,
-                       st->iterations };
-    /* A wide backend's narrowphase buckets by the sweep's info; the
-     * reference backend has no buckets. No pairs, nothing to ask. */
-    if (!info)
-        e = gjkb_query_batch(ctx, bodies, &pairs, query, &r);
-    else if (pairs.count > 0)
-        e = gjkb__pipeline_frame(ctx, bodies, &pairs, st->pairs.info, &p, &r);
-    if (e != GJKB_OK)
-        return e;
-    uint32_t hits = 0;
-    for (uint32_t i = 0; i < pairs.count; i++)
-        hits += r.status[i] == GJKB_OVERLAP;
-    double t3 = now();
-
-    out->pairs = pairs;
-    out->results = r;
-    out->hits = hits;
-    out->seconds[0] = t1 - t0;
-    out->seconds[1] = phases[0];
-    out->seconds[2] = phases[1];
-    out->seconds[3] = t3 - t2;
-    ctx->message[0] = '\0';
-    return GJKB_OK;
+    const uint32_t *info;
+    return gjkb__find_pairs(ctx, boxes, opt, NULL, out, &info, seconds);
 }
 
 const uint32_t *gjkb__step_info(const gjkb_context *ctx)
 {
     return ctx->broad && ctx->broad->pairs_info ? ctx->broad->pairs.info : NULL;
-}
-
-/* ---- threads ------------------------------------------------------------------- */
-
-gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads)
-{
-    if (!ctx)
-        return GJKB_ERR_NULL;
-    if (threads < 0 || threads > MAX_THREADS)
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_set_threads: %d threads is not in [0, %d]", threads,
-                          MAX_THREADS);
-#ifndef _OPENMP
-    if (threads > 1)
-        return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "gjkb_set_threads: this build has no OpenMP");
-#endif
-    ctx->threads = threads;
-    ctx->message[0] = '\0';
-    return GJKB_OK;
-}
-
-int gjkb_get_threads(const gjkb_context *ctx)
-{
-    return ctx ? gjkb__threads(ctx) : 0;
 }

@@ -1,106 +1,25 @@
-/* context.c - the public entry points: context and backend choice, hull
- * registration, argument checking, per-pair validity, and the batch call
- * (which hands valid work to the chosen backend). */
+/* context.c - the context: backend choice, hull registration, threads and
+ * stats, and the batch and pair calls, which check their arguments and
+ * hand the work to the narrowphase. gjkb_destroy frees every buffer
+ * through the file that owns it. */
 #include "internal.h"
+#include "broadphase.h"
 #include "dispatch.h"
+#include "frame.h"
+#include "narrowphase.h"
+#include "pipeline.h"
+#include "query.h"
+#include "shape.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- errors ------------------------------------------------------------ */
-
-gjkb_error gjkb__fail(gjkb_context *ctx, gjkb_error err, const char *fmt, ...)
-{
-    if (ctx) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(ctx->message, sizeof ctx->message, fmt, ap);
-        va_end(ap);
-    }
-    return err;
-}
 
 static gjkb_error ok(gjkb_context *ctx)
 {
     if (ctx)
         ctx->message[0] = '\0';
     return GJKB_OK;
-}
-
-const char *gjkb_last_error(const gjkb_context *ctx)
-{
-    return ctx ? ctx->message : "no context";
-}
-
-const char *gjkb_error_string(gjkb_error err)
-{
-    switch (err) {
-    case GJKB_OK: return "ok";
-    case GJKB_ERR_NULL: return "a required pointer is NULL";
-    case GJKB_ERR_RANGE: return "an index is out of range";
-    case GJKB_ERR_KIND: return "unknown shape kind, mode or backend";
-    case GJKB_ERR_ARGUMENT: return "bad argument";
-    case GJKB_ERR_MEMORY: return "out of memory";
-    case GJKB_ERR_UNSUPPORTED: return "backend not available on this build or CPU";
-    }
-    return "unknown error";
-}
-
-const char *gjkb_status_name(gjkb_status status)
-{
-    switch (status) {
-    case GJKB_SEPARATED: return "separated";
-    case GJKB_OVERLAP: return "overlap";
-    case GJKB_LIMIT: return "limit";
-    case GJKB_INVALID: return "invalid";
-    }
-    return "?";
-}
-
-/* ---- backends ---------------------------------------------------------- */
-
-static const char *const backend_names[GJKB_BACKEND_COUNT] = {
-    "auto", "reference", "scalar", "sse4", "avx2", "avx512", "neon"
-};
-
-const char *gjkb_backend_name(gjkb_backend backend)
-{
-    return (unsigned)backend < GJKB_BACKEND_COUNT ? backend_names[backend] : "?";
-}
-
-gjkb_error gjkb_backend_parse(const char *name, gjkb_backend *out)
-{
-    if (!name || !out)
-        return GJKB_ERR_NULL;
-    for (int i = 0; i < GJKB_BACKEND_COUNT; i++) {
-        if (strcmp(name, backend_names[i]) == 0) {
-            *out = (gjkb_backend)i;
-            return GJKB_OK;
-        }
-    }
-    return GJKB_ERR_KIND;
-}
-
-int gjkb_backend_available(gjkb_backend backend)
-{
-    if (backend == GJKB_BACKEND_AUTO || backend == GJKB_BACKEND_REFERENCE)
-        return 1;
-    return (unsigned)backend < GJKB_BACKEND_COUNT && gjkb__kernel_for(backend) != NULL;
-}
-
-/* Widest backend this CPU runs natively; reference when no kernel exists. */
-static gjkb_backend best_backend(void)
-{
-    static const gjkb_backend order[] = {
-        GJKB_BACKEND_AVX512, GJKB_BACKEND_AVX2, GJKB_BACKEND_SSE4, GJKB_BACKEND_NEON, GJKB_BACKEND_SCALAR
-    };
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (gjkb__kernel_native(order[i]))
-            return order[i];
-    return GJKB_BACKEND_REFERENCE;
 }
 
 /* Hull support in the wide kernels (a tuning knob, results identical):
@@ -129,7 +48,7 @@ gjkb_error gjkb_create(const gjkb_config *cfg, gjkb_context **out)
             return GJKB_ERR_KIND;
     }
     if (want == GJKB_BACKEND_AUTO)
-        want = best_backend();
+        want = gjkb__backend_auto();
     if (!gjkb_backend_available(want))
         return GJKB_ERR_UNSUPPORTED;
 
@@ -158,6 +77,8 @@ void gjkb_destroy(gjkb_context *ctx)
     free(ctx->hull_n);
     free(ctx->hull_radius);
     gjkb__scratch_free(ctx);
+    gjkb__broad_free(ctx);
+    gjkb__frame_free(ctx);
     free(ctx);
 }
 
@@ -180,6 +101,33 @@ void gjkb_stats_reset(gjkb_context *ctx)
 {
     if (ctx)
         memset(&ctx->stats, 0, sizeof ctx->stats);
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+/* gjkb_set_threads accepts at most this many: a bound on the per-thread
+ * scratch a context keeps, far above any machine this runs on. */
+#define MAX_THREADS 1024
+
+gjkb_error gjkb_set_threads(gjkb_context *ctx, int threads)
+{
+    if (!ctx)
+        return GJKB_ERR_NULL;
+    if (threads < 0 || threads > MAX_THREADS)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_set_threads: %d threads is not in [0, %d]", threads,
+                          MAX_THREADS);
+#ifndef _OPENMP
+    if (threads > 1)
+        return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "gjkb_set_threads: this build has no OpenMP");
+#endif
+    ctx->threads = threads;
+    ctx->message[0] = '\0';
+    return GJKB_OK;
+}
+
+int gjkb_get_threads(const gjkb_context *ctx)
+{
+    return ctx ? gjkb__threads(ctx) : 0;
 }
 
 /* ---- hulls ------------------------------------------------------------- */
@@ -251,7 +199,7 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
     ctx->hull_cap = hcap;
     ctx->point_cap = cap;
 
-    gjkb__hull h = { ctx->point_count, n, n > 0, 0.0 };
+    gjkb__hull h = { .first = ctx->point_count, .n = n, .valid = n > 0, .radius = 0.0 };
     for (uint32_t i = 0; i < slots; i++) {
         uint32_t k = i < n ? i : (n ? n - 1 : 0);
         double x = n ? xyz[3 * k] : 0.0, y = n ? xyz[3 * k + 1] : 0.0, z = n ? xyz[3 * k + 2] : 0.0;
@@ -280,141 +228,7 @@ uint32_t gjkb_hull_count(const gjkb_context *ctx)
     return ctx ? ctx->hull_count : 0;
 }
 
-/* ---- shapes and validity ----------------------------------------------- */
-
-gjkb_shape gjkb__body_shape(const gjkb_bodies *bd, uint32_t i)
-{
-    gjkb_shape s;
-    s.kind = (gjkb_kind)bd->kind[i];
-    s.size[0] = bd->sx[i];
-    s.size[1] = bd->sy[i];
-    s.size[2] = bd->sz[i];
-    s.margin = bd->margin ? bd->margin[i] : 0.0f;
-    s.hull = bd->hull ? bd->hull[i] : 0;
-    s.pos[0] = bd->px[i];
-    s.pos[1] = bd->py[i];
-    s.pos[2] = bd->pz[i];
-    s.rot[0] = bd->qw[i];
-    s.rot[1] = bd->qx[i];
-    s.rot[2] = bd->qy[i];
-    s.rot[3] = bd->qz[i];
-    return s;
-}
-
-bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s)
-{
-    for (int k = 0; k < 3; k++)
-        if (!gjkb__coord_ok(s->size[k]) || !(s->size[k] >= 0.0f))
-            return false;
-    for (int k = 0; k < 4; k++)
-        if (!gjkb__coord_ok(s->rot[k]))
-            return false;
-    /* Summed in float in the order the wide kernels use, so every backend
-     * draws the line between a tiny and a zero rotation at the same place. */
-    const float *q = s->rot;
-    float qq = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
-    if (!(qq >= 1e-30f))
-        return false;
-    if (!gjkb__coord_ok(s->margin) || !(s->margin >= 0.0f))
-        return false;
-    if (s->kind == GJKB_HULL)
-        return ctx->hulls[s->hull].valid;
-    return true;
-}
-
-bool gjkb__body_valid(const gjkb_context *ctx, const gjkb_shape *s)
-{
-    return gjkb__coord_ok(s->pos[0]) && gjkb__coord_ok(s->pos[1]) && gjkb__coord_ok(s->pos[2]) &&
-           gjkb__shape_valid(ctx, s);
-}
-
-bool gjkb__offset_valid(const double a[3], const double b[3])
-{
-    for (int k = 0; k < 3; k++) {
-        float d = (float)(b[k] - a[k]);
-        if (!(fabsf(d) <= (float)GJKB_MAX_COORD))
-            return false;
-    }
-    return true;
-}
-
-double gjkb__core_radius(const gjkb_context *ctx, const gjkb_shape *s)
-{
-    double x = s->size[0], y = s->size[1], z = s->size[2];
-    switch (s->kind) {
-    case GJKB_SPHERE: return 0.0;          /* a point; the radius is margin */
-    case GJKB_CAPSULE: return z;           /* a segment; the radius is margin */
-    case GJKB_BOX: return sqrt(x * x + y * y + z * z);
-    case GJKB_CYLINDER:
-    case GJKB_CONE: return sqrt(x * x + z * z);
-    case GJKB_HULL: return ctx->hulls[s->hull].radius;
-    default: return 0.0;
-    }
-}
-
 /* ---- query parameters and argument checks ----------------------------- */
-
-gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *q, gjkb__params *out)
-{
-    out->mode = q ? q->mode : GJKB_DISTANCE;
-    if (out->mode != GJKB_HIT && out->mode != GJKB_DISTANCE)
-        return gjkb__fail(ctx, GJKB_ERR_KIND, "unknown query mode %d", (int)out->mode);
-    out->max_iterations = q && q->max_iterations ? q->max_iterations : GJKB_DEFAULT_MAX_ITERATIONS;
-    out->ref_max_iterations = q && q->max_iterations ? q->max_iterations : GJKB_REFERENCE_MAX_ITERATIONS;
-    out->tolerance = q && q->tolerance != 0.0 ? q->tolerance : GJKB_DEFAULT_TOLERANCE;
-    if (!(out->tolerance > 0.0 && out->tolerance < 1.0))
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "tolerance %g is not in (0, 1)", out->tolerance);
-    out->max_distance = q && q->max_distance != 0.0 ? q->max_distance : INFINITY;
-    if (!(out->max_distance > 0.0))
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "max_distance %g is not positive", out->max_distance);
-    if (q && (!q->warm_x != !q->warm_y || !q->warm_x != !q->warm_z))
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "warm_x, warm_y and warm_z must all be set or all NULL");
-    return GJKB_OK;
-}
-
-static gjkb_error check_kind_and_hull(gjkb_context *ctx, uint8_t kind, const uint32_t *hull, uint32_t body,
-                                      const char *what)
-{
-    if (kind >= GJKB_KIND_COUNT)
-        return gjkb__fail(ctx, GJKB_ERR_KIND, "%s %u: unknown shape kind %u", what, body, kind);
-    if (kind == GJKB_HULL) {
-        if (!hull)
-            return gjkb__fail(ctx, GJKB_ERR_NULL, "%s %u is a hull but no hull ids were given", what, body);
-        if (*hull >= ctx->hull_count)
-            return gjkb__fail(ctx, GJKB_ERR_RANGE, "%s %u: hull id %u is not registered (%u hulls)", what,
-                              body, *hull, ctx->hull_count);
-    }
-    return GJKB_OK;
-}
-
-static gjkb_error check_results(gjkb_context *ctx, const gjkb_results *r)
-{
-    if (!r->status)
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "results->status is NULL");
-    if (!r->ax != !r->ay || !r->ax != !r->az || !r->bx != !r->by || !r->bx != !r->bz ||
-        !r->nx != !r->ny || !r->nx != !r->nz)
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "result points come as x, y, z together: all set or all NULL");
-    return GJKB_OK;
-}
-
-/* The per-pair rule: bodies in range, known kinds, registered hulls. The
- * first offending pair gets the message. The wide pipeline checks the same
- * rule fused into its bucketing pass and calls this only to word an error. */
-gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr)
-{
-    for (uint32_t i = 0; i < pr->count; i++) {
-        uint32_t ia = pr->a[i], ib = pr->b[i];
-        if (ia >= bd->count || ib >= bd->count)
-            return gjkb__fail(ctx, GJKB_ERR_RANGE, "pair %u: body index %u is out of range (%u bodies)", i,
-                              ia >= bd->count ? ia : ib, bd->count);
-        gjkb_error e = check_kind_and_hull(ctx, bd->kind[ia], bd->hull ? &bd->hull[ia] : NULL, ia, "body");
-        if (e == GJKB_OK)
-            e = check_kind_and_hull(ctx, bd->kind[ib], bd->hull ? &bd->hull[ib] : NULL, ib, "body");
-        if (e != GJKB_OK)
-            return e;
-    }
-    return GJKB_OK;
-}
 
 /* The batch's arrays and counts; the pairs themselves: gjkb__check_pairs. */
 static gjkb_error check_batch(gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr)
@@ -430,52 +244,6 @@ static gjkb_error check_batch(gjkb_context *ctx, const gjkb_bodies *bd, const gj
     return GJKB_OK;
 }
 
-/* ---- writing one pair's result ----------------------------------------- */
-
-void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *res)
-{
-    r->status[i] = (uint8_t)res->status;
-    if (r->distance)
-        r->distance[i] = res->distance;
-    if (r->ax) {
-        r->ax[i] = res->a[0];
-        r->ay[i] = res->a[1];
-        r->az[i] = res->a[2];
-    }
-    if (r->bx) {
-        r->bx[i] = res->b[0];
-        r->by[i] = res->b[1];
-        r->bz[i] = res->b[2];
-    }
-    if (r->nx) {
-        r->nx[i] = res->n[0];
-        r->ny[i] = res->n[1];
-        r->nz[i] = res->n[2];
-    }
-    if (r->iterations)
-        r->iterations[i] = res->iterations;
-}
-
-gjkb_result gjkb__invalid_result(void)
-{
-    gjkb_result r;
-    r.status = GJKB_INVALID;
-    r.iterations = 0;
-    r.distance = NAN;
-    for (int k = 0; k < 3; k++)
-        r.a[k] = r.b[k] = r.n[k] = NAN;
-    return r;
-}
-
-/* The reference answer for one pair, validity included. */
-static gjkb_result reference_pair(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
-                                  const gjkb__params *p, const double *warm)
-{
-    if (!gjkb__shape_valid(ctx, a) || !gjkb__shape_valid(ctx, b) || !gjkb__offset_valid(a->pos, b->pos))
-        return gjkb__invalid_result();
-    return gjkb__ref_query(ctx, a, b, p, warm);
-}
-
 /* ---- the calls ---------------------------------------------------------- */
 
 gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
@@ -489,33 +257,13 @@ gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodies, const 
     gjkb__params p;
     gjkb_error e = gjkb__params_resolve(ctx, query, &p);
     if (e == GJKB_OK)
-        e = check_results(ctx, results);
+        e = gjkb__check_results(ctx, results);
     if (e == GJKB_OK)
         e = check_batch(ctx, bodies, pairs);
     if (e != GJKB_OK)
         return e;
-    if (pairs->count == 0)
-        return ok(ctx);
-
-    const double *wx = query ? query->warm_x : NULL;
-    if (ctx->backend != GJKB_BACKEND_REFERENCE)
-        return gjkb__pipeline_run(ctx, bodies, pairs, &p, wx ? query : NULL, results);
-    if ((e = gjkb__check_pairs(ctx, bodies, pairs)) != GJKB_OK)
-        return e;
-
-    for (uint32_t i = 0; i < pairs->count; i++) {
-        gjkb_shape a = gjkb__body_shape(bodies, pairs->a[i]);
-        gjkb_shape b = gjkb__body_shape(bodies, pairs->b[i]);
-        double warm[3];
-        if (wx) {
-            warm[0] = query->warm_x[i];
-            warm[1] = query->warm_y[i];
-            warm[2] = query->warm_z[i];
-        }
-        gjkb_result res = reference_pair(ctx, &a, &b, &p, wx ? warm : NULL);
-        gjkb__store_result(results, i, &res);
-    }
-    return ok(ctx);
+    const gjkb_query *warm = query && query->warm_x ? query : NULL;
+    return gjkb__narrowphase(ctx, bodies, pairs, &p, warm, NULL, results);
 }
 
 gjkb_error gjkb_query_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
@@ -530,9 +278,9 @@ gjkb_error gjkb_query_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_sh
     if (e == GJKB_OK) {
         uint8_t ka = (uint8_t)((unsigned)a->kind > 255 ? 255 : a->kind);
         uint8_t kb = (uint8_t)((unsigned)b->kind > 255 ? 255 : b->kind);
-        e = check_kind_and_hull(ctx, ka, &a->hull, 0, "shape a");
+        e = gjkb__check_kind(ctx, ka, &a->hull, 0, "shape a");
         if (e == GJKB_OK)
-            e = check_kind_and_hull(ctx, kb, &b->hull, 1, "shape b");
+            e = gjkb__check_kind(ctx, kb, &b->hull, 1, "shape b");
     }
     if (e != GJKB_OK)
         return e;
@@ -543,6 +291,6 @@ gjkb_error gjkb_query_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_sh
         warm[1] = query->warm_y[0];
         warm[2] = query->warm_z[0];
     }
-    *out = reference_pair(ctx, a, b, &p, has_warm ? warm : NULL);
+    *out = gjkb__reference_pair(ctx, a, b, &p, has_warm ? warm : NULL);
     return ok(ctx);
 }

@@ -1,51 +1,36 @@
-/* dispatch.c - which kernels this build has and which of them the CPU runs.
- * On x86 the SSE4.1/AVX2/AVX-512 units are compiled with their own flags and
- * run only where the CPU has the instructions; NEON runs through SIMDe
- * emulation (for testing). On aarch64 NEON is native and the x86 units are
- * emulated. The width-1 kernel runs everywhere. */
+/* dispatch.c - which kernels this build has and which of them the CPU runs,
+ * the backends' names and the auto choice, all from the rows of
+ * backends.h. On x86 the SSE4.1/AVX2/AVX-512 units are compiled with their
+ * own flags and run only where the CPU has the instructions; NEON runs
+ * through SIMDe emulation (for testing). On aarch64 NEON is native and the
+ * x86 units are emulated. The width-1 kernel runs everywhere. */
 #include "dispatch.h"
+#include "backends.h"
 
-#define KERNEL_DECL(isa)                                                                                     \
-    void gjkb__gjk_run_##isa(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
-#define RECORDS_DECL(isa)                                                                                    \
-    void gjkb__records_run_##isa(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, \
-                                 uint32_t end, float *out)
-KERNEL_DECL(scalar);
-KERNEL_DECL(sse4);
-KERNEL_DECL(avx2);
-KERNEL_DECL(avx512);
-KERNEL_DECL(neon);
-RECORDS_DECL(scalar);
-RECORDS_DECL(sse4);
-RECORDS_DECL(avx2);
-RECORDS_DECL(avx512);
-RECORDS_DECL(neon);
+#include <string.h>
 
-static const gjkb__kernel kernels[GJKB_BACKEND_COUNT] = {
-    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__gjk_run_scalar, gjkb__records_run_scalar },
-    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__gjk_run_sse4, gjkb__records_run_sse4 },
-    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__gjk_run_avx2, gjkb__records_run_avx2 },
-    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__gjk_run_avx512, gjkb__records_run_avx512 },
-    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__gjk_run_neon, gjkb__records_run_neon },
-};
+/* The units' symbols, and the kernel table by backend. (Parameters end in
+ * _ so that none of them stands for a field name in the rows.) */
+#define KERNEL_DECL(id_, isa_, w_, arch_, cpu_)                                                              \
+    void gjkb__gjk_run_##isa_(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l); \
+    void gjkb__records_run_##isa_(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,     \
+                                  uint32_t end, float *out);
+GJKB_WIDE_BACKENDS(KERNEL_DECL)
 
-#if defined(__x86_64__) || defined(__i386__)
-#define GJKB_X86 1
-#endif
+#define KERNEL_ROW(id_, isa_, w_, arch_, cpu_) \
+    [id_] = { .name = #isa_, .width = w_, .run = gjkb__gjk_run_##isa_, .records = gjkb__records_run_##isa_ },
+static const gjkb__kernel kernels[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(KERNEL_ROW) };
 
+/* Built through SIMDe on this build: runs on any CPU. */
+#define EMULATED_ROW(id_, isa_, w_, arch_, cpu_) [id_] = !GJKB_ARCH_##arch_,
+static const bool emulated[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(EMULATED_ROW) };
+
+#define NATIVE_CASE(id_, isa_, w_, arch_, cpu_) \
+    case id_: return GJKB_ON_##arch_(cpu_);
 int gjkb__kernel_native(gjkb_backend b)
 {
     switch (b) {
-    case GJKB_BACKEND_SCALAR: return 1;
-#ifdef GJKB_X86
-    case GJKB_BACKEND_SSE4: return __builtin_cpu_supports("sse4.1");
-    case GJKB_BACKEND_AVX2: return __builtin_cpu_supports("avx2");
-    case GJKB_BACKEND_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
-#elif defined(__aarch64__)
-    case GJKB_BACKEND_NEON: return 1;
-#endif
+    GJKB_WIDE_BACKENDS(NATIVE_CASE)
     default: return 0;
     }
 }
@@ -54,42 +39,70 @@ const gjkb__kernel *gjkb__kernel_for(gjkb_backend b)
 {
     if ((unsigned)b >= GJKB_BACKEND_COUNT || !kernels[b].run)
         return NULL;
-#ifdef GJKB_X86
-    /* x86 units hold real instructions: only where the CPU has them. */
-    if (b != GJKB_BACKEND_NEON && !gjkb__kernel_native(b))
+    /* A unit with real instructions runs only where the CPU has them. */
+    if (!emulated[b] && !gjkb__kernel_native(b))
         return NULL;
-#endif
     return &kernels[b];
+}
+
+/* ---- names and the auto choice ------------------------------------------ */
+
+#define NAME_ROW(id_, isa_, w_, arch_, cpu_) [id_] = #isa_,
+static const char *const backend_names[GJKB_BACKEND_COUNT] = {
+    [GJKB_BACKEND_AUTO] = "auto", [GJKB_BACKEND_REFERENCE] = "reference", GJKB_WIDE_BACKENDS(NAME_ROW)
+};
+
+const char *gjkb_backend_name(gjkb_backend backend)
+{
+    return (unsigned)backend < GJKB_BACKEND_COUNT ? backend_names[backend] : "?";
+}
+
+gjkb_error gjkb_backend_parse(const char *name, gjkb_backend *out)
+{
+    if (!name || !out)
+        return GJKB_ERR_NULL;
+    for (int i = 0; i < GJKB_BACKEND_COUNT; i++) {
+        if (strcmp(name, backend_names[i]) == 0) {
+            *out = (gjkb_backend)i;
+            return GJKB_OK;
+        }
+    }
+    return GJKB_ERR_KIND;
+}
+
+int gjkb_backend_available(gjkb_backend backend)
+{
+    if (backend == GJKB_BACKEND_AUTO || backend == GJKB_BACKEND_REFERENCE)
+        return 1;
+    return (unsigned)backend < GJKB_BACKEND_COUNT && gjkb__kernel_for(backend) != NULL;
+}
+
+#define AUTO_ROW(id_, isa_, w_, arch_, cpu_) id_,
+gjkb_backend gjkb__backend_auto(void)
+{
+    static const gjkb_backend order[] = { GJKB_WIDE_BACKENDS(AUTO_ROW) };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (gjkb__kernel_native(order[i]))
+            return order[i];
+    return GJKB_BACKEND_REFERENCE;
 }
 
 /* ---- the broadphase kernels: the same widths and availability ---------- */
 
-#define BROAD_DECL(isa)                                                                                     \
-    void gjkb__bounds_run_##isa(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first,         \
-                                uint32_t end, const gjkb_aabbs *out, uint32_t *cls);                       \
-    bool gjkb__sweep_run_##isa(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);   \
-    void gjkb__keys_run_##isa(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key,          \
-                              uint32_t *range);                                                            \
-    void gjkb__fill_run_##isa(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id,         \
-                              uint32_t first, uint32_t live, uint32_t end)
-BROAD_DECL(scalar);
-BROAD_DECL(sse4);
-BROAD_DECL(avx2);
-BROAD_DECL(avx512);
-BROAD_DECL(neon);
+#define BROAD_DECL(id_, isa_, w_, arch_, cpu_)                                                              \
+    void gjkb__bounds_run_##isa_(const gjkb_context *ctx, const gjkb_bodies *bodies, uint32_t first,         \
+                                 uint32_t end, const gjkb_aabbs *out, uint32_t *cls);                       \
+    bool gjkb__sweep_run_##isa_(const gjkb__sorted *s, uint32_t first, uint32_t end, gjkb__pairbuf *out);   \
+    void gjkb__keys_run_##isa_(const gjkb__keyplan *p, uint32_t first, uint32_t end, uint32_t *key,          \
+                               uint32_t *range);                                                            \
+    void gjkb__fill_run_##isa_(const float *const src[GJKB_SORTED_FIELDS], float *box, uint32_t *id,         \
+                               uint32_t first, uint32_t live, uint32_t end);
+GJKB_WIDE_BACKENDS(BROAD_DECL)
 
-static const gjkb__broad_kernel broad_kernels[GJKB_BACKEND_COUNT] = {
-    [GJKB_BACKEND_SCALAR] = { "scalar", 1, gjkb__bounds_run_scalar, gjkb__sweep_run_scalar, gjkb__keys_run_scalar,
-                            gjkb__fill_run_scalar },
-    [GJKB_BACKEND_SSE4] = { "sse4", 4, gjkb__bounds_run_sse4, gjkb__sweep_run_sse4, gjkb__keys_run_sse4,
-                            gjkb__fill_run_sse4 },
-    [GJKB_BACKEND_AVX2] = { "avx2", 8, gjkb__bounds_run_avx2, gjkb__sweep_run_avx2, gjkb__keys_run_avx2,
-                            gjkb__fill_run_avx2 },
-    [GJKB_BACKEND_AVX512] = { "avx512", 16, gjkb__bounds_run_avx512, gjkb__sweep_run_avx512, gjkb__keys_run_avx512,
-                            gjkb__fill_run_avx512 },
-    [GJKB_BACKEND_NEON] = { "neon", 4, gjkb__bounds_run_neon, gjkb__sweep_run_neon, gjkb__keys_run_neon,
-                            gjkb__fill_run_neon },
-};
+#define BROAD_ROW(id_, isa_, w_, arch_, cpu_)                                                                \
+    [id_] = { .name = #isa_, .width = w_, .bounds = gjkb__bounds_run_##isa_, .sweep = gjkb__sweep_run_##isa_, \
+              .keys = gjkb__keys_run_##isa_, .fill = gjkb__fill_run_##isa_ },
+static const gjkb__broad_kernel broad_kernels[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(BROAD_ROW) };
 
 const gjkb__broad_kernel *gjkb__broad_for(gjkb_backend b)
 {

@@ -1,64 +1,22 @@
-/* dispatch.h - backends behind the batch call: the kernel table, CPU
- * feature checks, scratch management and the pipeline. */
+/* dispatch.h - the wide kernels behind the host code: which of them this
+ * build and CPU run (dispatch.c), and the broadphase kernels' interface
+ * (what src/kernel/bounds.inl and sweep.inl include). */
 #ifndef GJKB_DISPATCH_H
 #define GJKB_DISPATCH_H
 
 #include "internal.h"
 #include "kernel/packed.h"
+#include "shape.h"   /* the bounds kernel applies its rule */
+#include "buffer.h"  /* the sweep kernels append to a gjkb__pairbuf */
+#include "pairkey.h" /* and make each pair's info */
 
 /* The kernel compiled for a backend (natively or through SIMDe emulation),
  * or NULL when this build has none. */
 const gjkb__kernel *gjkb__kernel_for(gjkb_backend backend);
 /* Whether the backend runs natively on this CPU (auto picks only these). */
 int gjkb__kernel_native(gjkb_backend backend);
-
-gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs);
-void gjkb__scratch_free(gjkb_context *ctx);
-
-/* Validate the pairs (gjkb__check_pairs' rule), pack, run the context's
- * kernel, scatter. The arrays are already checked; warm is the query when it carries warm-start arrays, else NULL. */
-gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                              const gjkb__params *p, const gjkb_query *warm, gjkb_results *results);
-
-/* ---- bucket keys ---------------------------------------------------------
- * The pipeline sorts pairs by a key so that a bundle's lanes need the same
- * support code and about as many steps: analytic pairs by their two kinds
- * (either order), pairs with hulls by their larger hull's size in steps of
- * 8 points. A body's class carries what its side adds: its kind, or for a
- * hull GJKB_HULL plus the size class of its (registered) hull. */
-enum { GJKB_KEY_ANALYTIC = GJKB_HULL * GJKB_HULL, GJKB_HULL_CLASSES = 34,
-       GJKB_KEYS = GJKB_KEY_ANALYTIC + GJKB_HULL_CLASSES };
-
-/* The class of a body of kind `kind` (< GJKB_KIND_COUNT), whose hull, for
- * a hull body, has n points. */
-static inline unsigned gjkb__body_class(unsigned kind, int32_t n)
-{
-    if (kind != GJKB_HULL)
-        return kind;
-    int32_t c = (n + 7) / 8;
-    return GJKB_HULL + (unsigned)(c < GJKB_HULL_CLASSES - 1 ? c : GJKB_HULL_CLASSES - 1);
-}
-
-/* A pair's key and the kinds of its bodies a and b, from their classes,
- * packed as key | kind_a << 8 | kind_b << 16 (gjkb__pipeline_frame's
- * input). */
-static inline uint32_t gjkb__pair_info(unsigned class_a, unsigned class_b)
-{
-    unsigned hi = class_a > class_b ? class_a : class_b, lo = class_a > class_b ? class_b : class_a;
-    unsigned key = hi < GJKB_HULL ? hi * GJKB_HULL + lo : GJKB_KEY_ANALYTIC + hi - GJKB_HULL;
-    unsigned ka = class_a < GJKB_HULL ? class_a : GJKB_HULL, kb = class_b < GJKB_HULL ? class_b : GJKB_HULL;
-    return key | ka << 8 | kb << 16;
-}
-
-/* gjkb_step's narrowphase on a wide backend. The pairs are the
- * broadphase's: every body was checked, every pair is of two valid bodies
- * (an invalid body's box is empty), and info[i] is pair i's
- * gjkb__pair_info, made in the sweep, so bucketing reads no body data. */
-gjkb_error gjkb__pipeline_frame(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                                const uint32_t *info, const gjkb__params *p, gjkb_results *results);
-
-void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *res);
-gjkb_result gjkb__invalid_result(void);
+/* The widest backend this CPU runs natively; reference when none. */
+gjkb_backend gjkb__backend_auto(void);
 
 /* ---- the broadphase kernels (src/kernel/bounds.inl, src/kernel/sweep.inl)
  * One body each, compiled per width like the GJK kernel; the width-agnostic
@@ -97,17 +55,6 @@ enum { GJKB_SORTED_MIN0, GJKB_SORTED_MAX0, GJKB_SORTED_MIN1, GJKB_SORTED_MAX1, G
 /* Index of field f of sorted box j in gjkb__sorted.box, for width w. */
 #define GJKB_SORTED_AT(j, f, w) \
     ((size_t)(j) / (w) * ((w) * GJKB_SORTED_FIELDS) + (size_t)(f) * (w) + (size_t)(j) % (w))
-
-/* A growable list of pairs (a < b), with room for each one's info
- * (gjkb__pair_info), written only by a sweep whose boxes carry classes. */
-typedef struct gjkb__pairbuf {
-    uint32_t *a, *b, *info;
-    uint32_t count, cap;
-} gjkb__pairbuf;
-
-/* Makes room for at least `more` pairs past count; false when out of
- * memory or past UINT32_MAX pairs (the buffer is then unchanged). */
-bool gjkb__pairbuf_reserve(gjkb__pairbuf *buf, uint32_t more);
 
 /* What the sort's key pass (sweep.inl) needs of the sweep plan
  * (broadphase.c): the caller's boxes, the axes, and the band edges. */
@@ -156,10 +103,5 @@ typedef struct gjkb__broad_kernel {
 /* The broad kernels at a backend's width (reference: width 1), with the
  * same availability as gjkb__kernel_for; NULL when this build has none. */
 const gjkb__broad_kernel *gjkb__broad_for(gjkb_backend backend);
-
-/* For the tests: the info of the pairs of the context's last gjkb_step
- * (in pair order), or NULL when that step made none (reference backend)
- * or a gjkb_find_pairs came after it. */
-const uint32_t *gjkb__step_info(const gjkb_context *ctx);
 
 #endif

@@ -1,6 +1,6 @@
 /* internal.h - what the library's translation units share and users never
- * see: the context, registered hulls, resolved query parameters, and the
- * per-pair validity rule every backend applies identically. */
+ * see: the context, registered hulls and resolved query parameters (one
+ * shape's validity rule: shape.h). */
 #ifndef GJKB_INTERNAL_H
 #define GJKB_INTERNAL_H
 
@@ -9,14 +9,14 @@
 #include <stdbool.h>
 
 /* Hulls of at least this many points use the within-hull support in the
- * wide kernels, smaller ones the gather across lanes. Measured (hit mode,
- * hull16/hull64 workloads, this project's x86 machine) within-hull won at
- * every width and size: AVX-512 5.8 vs 5.3 (16 points) and 4.0 vs 1.9
- * (64 points) Mpairs/s, AVX2 4.4 vs 3.9 and 2.3 vs 1.6, so every size uses
- * it; GJKB_HULL_SUPPORT=gather forces the gather. */
+ * wide kernels, smaller ones the gather across lanes. Within-hull won at
+ * every width and hull size measured (docs/performance.md, "Constants in
+ * the code"), so every size uses it; GJKB_HULL_SUPPORT=gather forces the
+ * gather. */
 #define GJKB_HULL_WITHIN_FROM 1
 
-/* Hull storage granule, in points: the widest kernel's lane count. */
+/* Hull storage granule, in points: the widest kernel's lane count, so any
+ * kernel loads a hull's points whole vectors at a time. */
 #define GJKB_HULL_PAD 16
 
 /* A registered hull: points [first, first + n) of the context's SoA point
@@ -44,17 +44,18 @@ struct gjkb_context {
     /* hull support strategy of the wide kernels: within-hull from this many
      * points up, gathered across lanes below (GJKB_HULL_SUPPORT overrides) */
     int hull_within_from;
-    /* batch scratch, owned by the pipeline */
+    /* Buffers, each owned (and freed in gjkb_destroy) by one file, grown
+     * geometrically and never shrunk. scratch: the batch's (pipeline.c,
+     * gjkb__scratch_free). broad: the sort scratch, the sorted boxes and the
+     * pair outputs (broadphase.c, gjkb__broad_free). frame: gjkb_step's
+     * boxes, classes and results (frame.c, gjkb__frame_free). */
     void *scratch;
     size_t scratch_bytes;
-    /* ---- broadphase and threads (src/broadphase.c) ----
-     * threads: set by gjkb_set_threads, 0 or 1 meaning the calling thread
-     * only (read it through gjkb__threads). broad: the broadphase's buffers
-     * (gjkb_step's boxes and results, sort scratch, the sorted boxes, the
-     * pair outputs, one pair buffer per thread), grown geometrically and
-     * never shrunk; freed with the pipeline scratch (gjkb__broad_free). */
-    int threads;
     struct gjkb__broad *broad;
+    struct gjkb__frame *frame;
+    /* set by gjkb_set_threads, 0 or 1 meaning the calling thread only (read
+     * it through gjkb__threads) */
+    int threads;
     /* the wide kernel's step counts (gjkb_stats; width filled on read) */
     gjkb_stats stats;
 };
@@ -75,39 +76,6 @@ gjkb_error gjkb__fail(gjkb_context *ctx, gjkb_error err, const char *fmt, ...)
 #endif
     ;
 
-/* Checks mode and fills defaults; query may be NULL (distance mode). */
-gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *query, gjkb__params *out);
-
-/* Geometric validity of one shape, the same rule on every backend: finite
- * and |value| <= GJKB_MAX_COORD for sizes, margin and rotation; sizes and
- * margin >= 0; a rotation whose squared length, summed in float, is at
- * least 1e-30; a hull that is valid. Kind and hull id must already be in
- * range. Positions are a property of the pair: gjkb__offset_valid. */
-bool gjkb__shape_valid(const gjkb_context *ctx, const gjkb_shape *s);
-/* A body as the broadphase sees it: gjkb__shape_valid, and every position
- * coordinate finite and within GJKB_MAX_COORD. */
-bool gjkb__body_valid(const gjkb_context *ctx, const gjkb_shape *s);
-/* A pair's positions are valid when B's offset from A, subtracted in double
- * and rounded to float (what the wide kernels see), is finite and within
- * GJKB_MAX_COORD in every component. */
-bool gjkb__offset_valid(const double a[3], const double b[3]);
-/* The coordinate part of that rule (the pipeline checks positions itself). */
-static inline bool gjkb__coord_ok(double v)
-{
-    return isfinite(v) && fabs(v) <= GJKB_MAX_COORD;
-}
-
-/* A batch's pairs: bodies in range, kinds known, hulls registered; the
- * first offending pair gets the message (src/context.c). */
-gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs);
-
-/* Body i of a SoA body set as a gjkb_shape (no checks). */
-gjkb_shape gjkb__body_shape(const gjkb_bodies *bodies, uint32_t i);
-
-/* Bounding radius of a shape's core about its local origin, margin
- * excluded (shape must be valid). */
-double gjkb__core_radius(const gjkb_context *ctx, const gjkb_shape *s);
-
 /* ---- threads -------------------------------------------------------------
  * OpenMP pragmas that vanish in a build without OpenMP (no unknown-pragma
  * warnings), and the thread count a call on ctx may use (at least 1). */
@@ -123,15 +91,5 @@ static inline int gjkb__threads(const gjkb_context *ctx)
 {
     return ctx->threads > 1 ? ctx->threads : 1;
 }
-
-/* Frees the broadphase's buffers (src/broadphase.c). */
-void gjkb__broad_free(gjkb_context *ctx);
-
-/* ---- the reference path (src/scalar/reference.c) ------------------------
- * Answers one valid pair in double precision, in A's local frame.
- * a and b must have passed gjkb__shape_valid; warm is an optional world axis
- * (NULL, zero or non-finite: use the centre offset). */
-gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
-                            const gjkb__params *p, const double warm[3]);
 
 #endif

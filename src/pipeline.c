@@ -5,7 +5,11 @@
  *
  * Everything here is width-agnostic and compiled once for the baseline
  * target, so every backend sees exactly the same inputs. */
+#include "pipeline.h"
 #include "dispatch.h"
+#include "query.h"
+#include "scalar/reference.h"
+#include "shape.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +17,9 @@
 
 /* Lanes per chunk: small enough that the chunk's arrays stay in L1/L2. */
 #define CHUNK 256
+/* A thread takes at least this many chunks, so that the chunks left at
+ * the end (the dynamic schedule's tail) are few against its share. */
+#define MIN_CHUNKS_PER_THREAD 4
 
 /* ---- scratch ------------------------------------------------------------ */
 
@@ -23,7 +30,7 @@ typedef struct scratch {
     uint8_t *keys;         /* their bucket keys */
     int32_t *kind_a, *kind_b;   /* per pair: the checked kinds */
     /* Per position of the order, what the kernels load (gjkb__world's
-     * lane_* arrays), in one aligned block. */
+     * lane_* arrays, LANE_INPUTS of them), in one aligned block. */
     void *lane_block;
     int32_t *la, *lb, *lka, *lkb;
     float *ldx, *ldy, *ldz;
@@ -37,6 +44,14 @@ typedef struct scratch {
     void **more_block;
     int more_count;
 } scratch;
+
+/* The lane inputs of each position of the order: la, lb, lka, lkb (int32)
+ * and ldx, ldy, ldz (float). */
+enum { LANE_INTS = 4, LANE_FLOATS = 3, LANE_INPUTS = LANE_INTS + LANE_FLOATS };
+_Static_assert(sizeof(int32_t) == sizeof(float), "the lane inputs are slices of one block");
+/* Scratch bytes per pair: its order, kind_a and kind_b entries, its lane
+ * inputs, and its key byte. */
+#define PAIR_SCRATCH_BYTES ((3 + LANE_INPUTS) * sizeof(uint32_t) + sizeof(uint8_t))
 
 /* The lane arrays of gjkb__lanes, all 4-byte elements, in one list. */
 static void **lane_array(gjkb__lanes *l, int i)
@@ -121,7 +136,8 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
         uint32_t *o = aligned_alloc(64, n * sizeof(uint32_t));
         uint8_t *k = malloc(n);
         int32_t *ka = malloc(n * sizeof(int32_t)), *kb = malloc(n * sizeof(int32_t));
-        char *lanes = aligned_alloc(64, 7 * n * 4);   /* n is a multiple of 16: slices stay aligned */
+        /* n is a multiple of 16: slices stay 64-byte aligned */
+        char *lanes = aligned_alloc(64, LANE_INPUTS * n * sizeof(int32_t));
         if (!o || !k || !ka || !kb || !lanes) {
             free(o);
             free(k);
@@ -130,7 +146,7 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
             free(lanes);
             return GJKB_ERR_MEMORY;
         }
-        ctx->scratch_bytes += (10 * sizeof(uint32_t) + 1) * (n - s->order_cap);
+        ctx->scratch_bytes += PAIR_SCRATCH_BYTES * (n - s->order_cap);
         free(s->order);
         free(s->keys);
         free(s->kind_a);
@@ -141,22 +157,20 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
         s->kind_a = ka;
         s->kind_b = kb;
         s->lane_block = lanes;
-        int32_t **ints[] = { &s->la, &s->lb, &s->lka, &s->lkb };
-        float **floats[] = { &s->ldx, &s->ldy, &s->ldz };
-        for (int i = 0; i < 4; i++)
-            *ints[i] = (int32_t *)(void *)(lanes + (size_t)i * n * 4);
-        for (int i = 0; i < 3; i++)
-            *floats[i] = (float *)(void *)(lanes + (size_t)(4 + i) * n * 4);
+        int32_t **ints[LANE_INTS] = { &s->la, &s->lb, &s->lka, &s->lkb };
+        float **floats[LANE_FLOATS] = { &s->ldx, &s->ldy, &s->ldz };
+        const size_t slice = n * sizeof(int32_t);
+        for (int i = 0; i < LANE_INTS; i++)
+            *ints[i] = (int32_t *)(void *)(lanes + (size_t)i * slice);
+        for (int i = 0; i < LANE_FLOATS; i++)
+            *floats[i] = (float *)(void *)(lanes + (size_t)(LANE_INTS + i) * slice);
         s->order_cap = (uint32_t)n;
     }
     return GJKB_OK;
 }
 
-/* Frees all of the context's scratch: the batch's, its threads' and the
- * broadphase's buffers. */
 void gjkb__scratch_free(gjkb_context *ctx)
 {
-    gjkb__broad_free(ctx);
     scratch *s = ctx->scratch;
     if (!s)
         return;
@@ -177,8 +191,7 @@ void gjkb__scratch_free(gjkb_context *ctx)
 
 /* ---- bucketing ---------------------------------------------------------- */
 
-/* Sort keys: see gjkb__pair_info (dispatch.h). */
-#define ANALYTIC GJKB_KEY_ANALYTIC
+/* Sort keys: see src/pairkey.h. */
 #define KEYS GJKB_KEYS
 
 /* The pairs in parts, one per thread: each part's keys, its counts per key
@@ -186,7 +199,10 @@ void gjkb__scratch_free(gjkb_context *ctx)
  * order, so any split gives the same order, the same bundles and so the
  * same step counts. */
 #define MAX_PARTS 16
-/* Below this many pairs per part, one part. */
+/* Below this many pairs per part, fewer parts: a part's key pass should
+ * outlast the barrier that joins the parts (8192 pairs is 32 chunks; the
+ * value is a round guess, not a measured optimum). MAX_PARTS bounds the
+ * join's work (GJKB_KEYS counts per part) and the parts' stack array. */
 #define MIN_PART_PAIRS 8192u
 
 typedef struct key_part {
@@ -206,12 +222,6 @@ static void part_counts(key_part *part, uint32_t count[4][KEYS], int first, unsi
     part->key0 = first;
     part->uniform = differ == 0;
     part->ok = true;
-}
-
-/* The key of pairs with hulls: the larger hull's size class. */
-static inline int hull_key(int32_t n)
-{
-    return (int)(ANALYTIC + gjkb__body_class(GJKB_HULL, n) - GJKB_HULL);
 }
 
 /* The keys and kinds of the part's pairs and its counts per key, checking
@@ -244,21 +254,19 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
             return;
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
-        /* Which kind comes first is a coin toss the predictor loses: no
-         * branch on it. A batch without hulls skips their lookups (the one
-         * branch left, always the same way there). */
-        unsigned hi = ka > kb ? ka : kb, lo = ka > kb ? kb : ka;
-        int key = (int)(hi * GJKB_HULL + lo);
-        if (hi == GJKB_HULL) {
-            bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
+        /* A batch without hulls skips their lookups (the one branch on
+         * the kinds, always the same way there). */
+        bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
+        unsigned hca = 0, hcb = 0;
+        if (ha | hb) {
             uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
             if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
                 return;
             int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
-            int32_t n = ha ? na : 0;
-            n = hb && nb > n ? nb : n;
-            key = hull_key(n);
+            hca = ha ? gjkb__hull_class(na) : 0;
+            hcb = hb ? gjkb__hull_class(nb) : 0;
         }
+        int key = (int)gjkb__pair_key(ka, hca, kb, hcb);
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
         first = first < 0 ? key : first;
@@ -281,7 +289,7 @@ static void info_keys(const uint32_t *info, key_part *part)
     int first = -1;
     unsigned differ = 0;
     for (uint32_t i = part->first, end = part->end; i < end; i++) {
-        int key = (int)(info[i] & 0xFFu);
+        int key = (int)gjkb__info_key(info[i]);
         count[i & 3][key]++;
         first = first < 0 ? key : first;
         differ |= (unsigned)(key ^ first);
@@ -302,11 +310,6 @@ static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
     return parts;
 }
 
-/* Between the key pass and the placing, on one thread: 0 when a pair is
- * invalid, 1 when every pair has the same key (the order is then the
- * identity), 2 when the parts' counts became where their pairs go (key by
- * key, part by part). The tail up to a whole bundle repeats pair 0, which
- * the kernels read but never answer. */
 /* Pair i at position `at` of the order, with what the kernels load there:
  * its bodies, kinds and B's offset from A (in double, rounded once here, so
  * every backend reads the same floats). */
@@ -328,26 +331,37 @@ static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjk
  * key pass. */
 static inline int32_t kind_a_of(const scratch *s, const uint32_t *info, uint32_t i)
 {
-    return info ? (int32_t)(info[i] >> 8 & 0xFFu) : s->kind_a[i];
+    return info ? gjkb__info_kind_a(info[i]) : s->kind_a[i];
 }
 static inline int32_t kind_b_of(const scratch *s, const uint32_t *info, uint32_t i)
 {
-    return info ? (int32_t)(info[i] >> 16) : s->kind_b[i];
+    return info ? gjkb__info_kind_b(info[i]) : s->kind_b[i];
 }
 
-static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
-                       const gjkb_bodies *bd, const uint32_t *info)
+/* How the pairs go into the order, decided between the key pass and the
+ * placing. */
+typedef enum bucket_plan {
+    BUCKET_INVALID,    /* a pair is invalid: no order (the error is worded after) */
+    BUCKET_IDENTITY,   /* every pair has the same key: the order is the identity */
+    BUCKET_BY_KEY      /* the parts' counts became where their pairs go, key by key, part by part */
+} bucket_plan;
+
+/* Between the key pass and the placing, on one thread: the plan, the
+ * parts' counts turned into places for BUCKET_BY_KEY. The tail up to a
+ * whole bundle repeats pair 0, which the kernels read but never answer. */
+static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
+                               const gjkb_bodies *bd, const uint32_t *info)
 {
     bool uniform = true;
     for (int p = 0; p < parts; p++) {
         if (!part[p].ok)
-            return 0;
+            return BUCKET_INVALID;
         uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
     }
     for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
         put_lane(s, i, 0, pr, bd, kind_a_of(s, info, 0), kind_b_of(s, info, 0));
     if (uniform)
-        return 1;
+        return BUCKET_IDENTITY;
     uint32_t sum = 0;
     for (int k = 0; k < KEYS; k++)
         for (int p = 0; p < parts; p++) {
@@ -355,16 +369,16 @@ static int bucket_join(const scratch *s, key_part part[], int parts, uint32_t n,
             part[p].at[k] = sum;
             sum += c;
         }
-    return 2;
+    return BUCKET_BY_KEY;
 }
 
 /* The part's pairs into the order: by key (counting sort: stable, so
  * deterministic), or in pair order. */
-static void part_place(const scratch *s, key_part *part, int how, const gjkb_pairs *pr, const gjkb_bodies *bd,
-                       const uint32_t *info)
+static void part_place(const scratch *s, key_part *part, bucket_plan plan, const gjkb_pairs *pr,
+                       const gjkb_bodies *bd, const uint32_t *info)
 {
     const uint8_t *const keys = s->keys;
-    if (how == 1) {
+    if (plan == BUCKET_IDENTITY) {
         for (uint32_t i = part->first; i < part->end; i++)
             put_lane(s, i, i, pr, bd, kind_a_of(s, info, i), kind_b_of(s, info, i));
         return;
@@ -376,7 +390,7 @@ static void part_place(const scratch *s, key_part *part, int how, const gjkb_pai
     if (info) {
         for (uint32_t i = part->first; i < part->end; i++) {
             uint32_t x = info[i];
-            put_lane(s, at[x & 0xFFu]++, i, pr, bd, (int32_t)(x >> 8 & 0xFFu), (int32_t)(x >> 16));
+            put_lane(s, at[gjkb__info_key(x)]++, i, pr, bd, gjkb__info_kind_a(x), gjkb__info_kind_b(x));
         }
         return;
     }
@@ -388,12 +402,12 @@ static void part_place(const scratch *s, key_part *part, int how, const gjkb_pai
 
 /* Records pay when bodies recur: below this many pairs per body, or at
  * width 1 (where a gather is a load), the kernels read the caller's arrays
- * instead. Measured on gjkbatch run's scene (2.7 pairs per body),
- * narrowphase per frame: AVX-512 1.96 -> 1.79 ms, AVX2 2.62 -> 2.42,
- * SSE4.1 3.81 -> 3.76, width 1 6.9 -> 7.1; on the benchmark workloads (half
- * a pair per body) a scalar build pass cost 20-30%. */
+ * instead (measurements: docs/performance.md, "Constants in the code"). */
 #define RECORDS_FROM 1.0
-/* At most this many bytes of records for per-thread copies. */
+/* Threads build the records each for itself while all the copies take at
+ * most this many bytes: the kernels read records at random, and a record
+ * written on another core is a cache line to fetch from there (measured:
+ * docs/performance.md). Past it, one shared copy bounds the memory. */
 #define RECORD_COPIES_BYTES (32u << 20)
 
 static bool records_reserve(gjkb_context *ctx, scratch *s, uint32_t n)
@@ -447,17 +461,19 @@ static void scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, c
     if (out->distance)
         for (uint32_t j = 0; j < lanes; j++)
             out->distance[idx[j]] = l->dist[j];
-    double *const pt[9] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
-    const float *const lp[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    /* The coordinates of the witnesses a and b (the first POINT_COORDS,
+     * offsets from A's position in the lanes) and of the axis n. */
+    enum { POINT_COORDS = 6, COORDS = 9 };
+    double *const pt[COORDS] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
+    const float *const lp[COORDS] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
     const double *const base[3] = { bd->px, bd->py, bd->pz };
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < COORDS; k++) {
         if (!pt[k])
             continue;
         if (p->mode == GJKB_HIT) {
             for (uint32_t j = 0; j < lanes; j++)
                 pt[k][idx[j]] = NAN;
-        } else if (k < 6) {
-            /* Points are offsets from A's position. */
+        } else if (k < POINT_COORDS) {
             for (uint32_t j = 0; j < lanes; j++)
                 pt[k][idx[j]] = base[k % 3][pr->a[idx[j]]] + lp[k][j];
         } else {
@@ -502,137 +518,214 @@ static void keys_of(const gjkb_context *ctx, const gjkb_bodies *bodies, const gj
         pair_keys(ctx, bodies, pairs, s, part);
 }
 
-static gjkb_error pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                           const gjkb__params *p, const gjkb_query *warm, gjkb_results *results,
-                           const uint32_t *info)
+/* One batch on its way through the pipeline: its arguments and plan. */
+typedef struct batch {
+    gjkb_context *ctx;
+    const gjkb__kernel *k;
+    const gjkb_bodies *bodies;
+    const gjkb_pairs *pairs;
+    const gjkb__params *p;
+    const uint32_t *info;
+    gjkb_results *results;
+    scratch *s;
+    gjkb__world w;
+    bool records;            /* the kernels read body records */
+    int copies;              /* copies of the records: one per thread, or 1 */
+    int parts, team;         /* key parts; threads */
+    uint32_t chunks;
+    key_part part[MAX_PARTS];
+} batch;
+
+/* What the kernels read of the whole batch (the lane arrays are set per
+ * chunk, in run_chunk). The hull table is never empty: lanes without hulls
+ * read entry 0. */
+static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb__params *p,
+                            const gjkb_query *warm, const float *records)
 {
-    const gjkb__kernel *k = gjkb__kernel_for(ctx->backend);
-    if (!k)
+    static const int32_t zero_i = 0;
+    static const float zero_f = 0.0f;
+    const bool hulls = ctx->hull_count > 0, points = ctx->point_count > 0;
+    gjkb__world w = {
+        .qw = bd->qw, .qx = bd->qx, .qy = bd->qy, .qz = bd->qz,
+        .sx = bd->sx, .sy = bd->sy, .sz = bd->sz, .margin = bd->margin,
+        .hull = hulls ? (const int32_t *)bd->hull : NULL,
+        .wx = warm ? warm->warm_x : NULL, .wy = warm ? warm->warm_y : NULL, .wz = warm ? warm->warm_z : NULL,
+        .hull_first = hulls ? ctx->hull_first : &zero_i,
+        .hull_n = hulls ? ctx->hull_n : &zero_i,
+        .hull_radius = hulls ? ctx->hull_radius : &zero_f,
+        .hx = points ? ctx->hx : &zero_f, .hy = points ? ctx->hy : &zero_f, .hz = points ? ctx->hz : &zero_f,
+        .tolerance = (float)p->tolerance,
+        .max_distance = (float)p->max_distance,
+        .distance_mode = p->mode == GJKB_DISTANCE,
+        .max_iterations = p->max_iterations,
+        .within_from = ctx->hull_within_from,
+        .records = records,
+    };
+    return w;
+}
+
+/* Thread t's lane arrays (thread 0 has the scratch's own). */
+static gjkb__lanes *lanes_of(scratch *s, int t)
+{
+    return t == 0 ? &s->lanes : &s->more[t - 1];
+}
+
+/* The threads of n pairs in `parts` key parts: a few chunks per thread at
+ * least (MIN_CHUNKS_PER_THREAD), or one thread does them all; and every
+ * part its own thread. */
+static int team_for(uint32_t n, int threads, int parts)
+{
+    uint32_t chunks = (n + CHUNK - 1) / CHUNK;
+    int team = threads;
+    if ((uint32_t)team > chunks / MIN_CHUNKS_PER_THREAD)
+        team = chunks / MIN_CHUNKS_PER_THREAD > 1 ? (int)(chunks / MIN_CHUNKS_PER_THREAD) : 1;
+    return team > parts ? team : parts;
+}
+
+/* Threads build the records each for itself where that stays small (see
+ * RECORD_COPIES_BYTES), else one copy is shared. */
+static int record_copies(const batch *b)
+{
+    uint64_t bytes = (uint64_t)b->bodies->count * (uint64_t)b->team * GJKB_BODY_RECORD * sizeof(float);
+    return b->records && b->team > 1 && bytes <= RECORD_COPIES_BYTES ? b->team : 1;
+}
+
+/* The scratch, lanes and records the batch needs, its plan filled in. */
+static gjkb_error batch_plan(batch *b, const gjkb_query *warm)
+{
+    gjkb_context *ctx = b->ctx;
+    const uint32_t n = b->pairs->count, nb = b->bodies->count;
+    if (gjkb__scratch_reserve(ctx, n) != GJKB_OK)
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u pairs of scratch", n);
+    b->s = ctx->scratch;
+    b->records = b->k->width > 1 && (double)n >= RECORDS_FROM * (double)nb;
+    b->parts = bucket_parts(n, gjkb__threads(ctx), b->part);
+    b->team = team_for(n, gjkb__threads(ctx), b->parts);
+    b->chunks = (n + CHUNK - 1) / CHUNK;
+    if (b->team > 1 && !scratch_threads(ctx, b->s, b->team))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", b->team);
+    b->copies = record_copies(b);
+    if (b->records && !records_reserve(ctx, b->s, nb * (uint32_t)b->copies))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
+    /* After records_reserve, which may move the records. */
+    b->w = world_of(ctx, b->bodies, b->p, warm, b->records ? b->s->records : NULL);
+    for (int t = 0; t < b->team; t++)
+        *lanes_of(b->s, t)->counts = (gjkb__counts){ .bundle_steps = 0, .lane_steps = 0 };
+    return GJKB_OK;
+}
+
+/* Chunk c's positions of the order: [*first, *first + return value). */
+static uint32_t chunk_range(const batch *b, uint32_t c, uint32_t *first)
+{
+    uint32_t n = b->pairs->count;
+    *first = c * CHUNK;
+    return n - *first < CHUNK ? n - *first : CHUNK;
+}
+
+/* The batch on the calling thread. */
+static bucket_plan run_single(batch *b)
+{
+    const gjkb_bodies *bd = b->bodies;
+    if (b->records)
+        b->k->records(&b->w, bd->kind, b->ctx->hull_count, 0, bd->count, b->s->records);
+    keys_of(b->ctx, bd, b->pairs, b->s, &b->part[0], b->info);
+    bucket_plan plan = bucket_join(b->s, b->part, 1, b->pairs->count, b->pairs, bd, b->info);
+    if (plan == BUCKET_INVALID)
+        return plan;
+    part_place(b->s, &b->part[0], plan, b->pairs, bd, b->info);
+    for (uint32_t c = 0; c < b->chunks; c++) {
+        uint32_t first, lanes = chunk_range(b, c, &first);
+        run_chunk(b->ctx, b->k, &b->w, &b->s->lanes, bd, b->pairs, b->s, first, lanes, b->p, b->results);
+    }
+    return plan;
+}
+
+/* Thread t's records: its own copy, or its share of the one copy (the
+ * caller's loop). */
+static const float *own_records(const batch *b, int t)
+{
+    const gjkb_bodies *bd = b->bodies;
+    float *own = b->s->records + (size_t)t * bd->count * GJKB_BODY_RECORD;
+    b->k->records(&b->w, bd->kind, b->ctx->hull_count, 0, bd->count, own);
+    return own;
+}
+
+/* The batch across b->team threads: records, keys (pair_keys, bucket_join,
+ * part_place) and then the chunks, in one parallel region, its barriers
+ * cheaper than a region each. Threads take whole chunks, each with its own
+ * lane arrays. A pair's result depends on nothing but the pair, so any
+ * split and any order of the chunks give the same bits. */
+static bucket_plan run_threaded(batch *b)
+{
+    const gjkb_bodies *bd = b->bodies;
+    const uint32_t nb = bd->count;
+    const int team = b->team;
+    bucket_plan plan = BUCKET_INVALID;
+    GJKB_OMP(omp parallel num_threads(team))
+    {
+        gjkb__world tw = b->w;
+        if (b->records && b->copies > 1) {
+            tw.records = own_records(b, gjkb__thread_id());
+        } else if (b->records) {
+            GJKB_OMP(omp for schedule(static))
+            for (int t = 0; t < team; t++)
+                b->k->records(&b->w, bd->kind, b->ctx->hull_count, split(nb, t, team), split(nb, t + 1, team),
+                              b->s->records);
+        }
+        GJKB_OMP(omp for schedule(static, 1))
+        for (int q = 0; q < b->parts; q++)
+            keys_of(b->ctx, bd, b->pairs, b->s, &b->part[q], b->info);
+        GJKB_OMP(omp single)
+        plan = bucket_join(b->s, b->part, b->parts, b->pairs->count, b->pairs, bd, b->info);
+        if (plan != BUCKET_INVALID) {
+            GJKB_OMP(omp for schedule(static, 1))
+            for (int q = 0; q < b->parts; q++)
+                part_place(b->s, &b->part[q], plan, b->pairs, bd, b->info);
+            /* The last chunks (hull pairs, the largest hulls last) take
+             * longest: they go first, and the cheap ones even out the
+             * threads' ends. */
+            GJKB_OMP(omp for schedule(dynamic, 1) nowait)
+            for (uint32_t c = 0; c < b->chunks; c++) {
+                uint32_t first, lanes = chunk_range(b, b->chunks - 1 - c, &first);
+                run_chunk(b->ctx, b->k, &tw, lanes_of(b->s, gjkb__thread_id()), bd, b->pairs, b->s, first, lanes,
+                          b->p, b->results);
+            }
+        }
+    }
+    return plan;
+}
+
+/* The threads' step counts into the context's stats, summed in thread
+ * order: the same totals for any split. */
+static void add_stats(gjkb_context *ctx, const batch *b)
+{
+    ctx->stats.pairs += b->pairs->count;
+    for (int t = 0; t < b->team; t++) {
+        const gjkb__counts *c = lanes_of(b->s, t)->counts;
+        ctx->stats.bundle_steps += c->bundle_steps;
+        ctx->stats.lane_steps += c->lane_steps;
+    }
+}
+
+gjkb_error gjkb__pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                          const gjkb__params *p, const gjkb_query *warm, const uint32_t *info,
+                          gjkb_results *results)
+{
+    batch b = { .ctx = ctx, .k = gjkb__kernel_for(ctx->backend), .bodies = bodies, .pairs = pairs, .p = p,
+                .info = info, .results = results };
+    if (!b.k)
         return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "backend %s is not available",
                           gjkb_backend_name(ctx->backend));
     /* The kernels index pairs with int32 lanes. */
     if (pairs->count > INT32_MAX)
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%u pairs: at most %d per call", pairs->count, INT32_MAX);
-    if (gjkb__scratch_reserve(ctx, pairs->count) != GJKB_OK)
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u pairs of scratch", pairs->count);
-    scratch *s = ctx->scratch;
-    const uint32_t nb = bodies->count;
-    bool records = k->width > 1 && (double)pairs->count >= RECORDS_FROM * (double)nb;
-
-    /* The hull table is never empty: lanes without hulls read entry 0. */
-    static const int32_t zero_i = 0;
-    static const float zero_f = 0.0f;
-    bool hulls = ctx->hull_count > 0;
-    gjkb__world w = {
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL,   /* the lane arrays: per chunk (run_chunk) */
-        bodies->qw, bodies->qx, bodies->qy, bodies->qz, bodies->sx, bodies->sy, bodies->sz, bodies->margin,
-        hulls ? (const int32_t *)bodies->hull : NULL,
-        warm ? warm->warm_x : NULL, warm ? warm->warm_y : NULL, warm ? warm->warm_z : NULL,
-        hulls ? ctx->hull_first : &zero_i, hulls ? ctx->hull_n : &zero_i, hulls ? ctx->hull_radius : &zero_f,
-        ctx->point_count ? ctx->hx : &zero_f, ctx->point_count ? ctx->hy : &zero_f,
-        ctx->point_count ? ctx->hz : &zero_f,
-        (float)p->tolerance, (float)p->max_distance, p->mode == GJKB_DISTANCE, p->max_iterations,
-        ctx->hull_within_from,
-        NULL,   /* the records: set once records_reserve has placed them */
-    };
-    /* Bucketing (pair_keys, bucket_join, part_place) and then the chunks,
-     * in one parallel region: its barriers are cheaper than a region each.
-     * Threads take whole chunks, each with its own lane arrays. A pair's
-     * result depends on nothing but the pair, so any split and any order
-     * of the chunks give the same bits. A few chunks per thread at least,
-     * or one thread does them all. */
-    const uint32_t n = pairs->count;
-    int threads = gjkb__threads(ctx);
-    key_part part[MAX_PARTS];
-    int parts = bucket_parts(n, threads, part);
-    uint32_t chunks = (n + CHUNK - 1) / CHUNK;
-    int team = threads;
-    if ((uint32_t)team > chunks / 4)
-        team = chunks / 4 > 1 ? (int)(chunks / 4) : 1;
-    team = team > parts ? team : parts;
-    if (team > 1 && !scratch_threads(ctx, s, team))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for the scratch of %d threads", team);
-    /* Threads build the records each for itself where that stays small:
-     * the kernels read records at random, and one written on the other
-     * core is a cache line to fetch from there (gjkbatch run, 2 threads,
-     * with the VM's cores slow to trade lines: narrowphase 1.33 -> 1.07 ms). */
-    int copies = records && team > 1 && (uint64_t)nb * team * GJKB_BODY_RECORD * sizeof(float) <= RECORD_COPIES_BYTES
-                     ? team : 1;
-    if (records && !records_reserve(ctx, s, nb * (uint32_t)copies))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
-    w.records = records ? s->records : NULL;
-    for (int t = 0; t < team; t++)
-        *(t == 0 ? &s->lanes : &s->more[t - 1])->counts = (gjkb__counts){ 0, 0 };
-    int how = 0;
-    if (team == 1) {
-        if (records)
-            k->records(&w, bodies->kind, ctx->hull_count, 0, nb, s->records);
-        keys_of(ctx, bodies, pairs, s, &part[0], info);
-        how = bucket_join(s, part, 1, n, pairs, bodies, info);
-        if (how)
-            part_place(s, &part[0], how, pairs, bodies, info);
-        for (uint32_t first = 0; how && first < n; first += CHUNK) {
-            uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
-            run_chunk(ctx, k, &w, &s->lanes, bodies, pairs, s, first, lanes, p, results);
-        }
-    } else {
-        GJKB_OMP(omp parallel num_threads(team))
-        {
-            gjkb__world tw = w;
-            if (records && copies > 1) {
-                float *own = s->records + (size_t)gjkb__thread_id() * nb * GJKB_BODY_RECORD;
-                k->records(&w, bodies->kind, ctx->hull_count, 0, nb, own);
-                tw.records = own;
-            } else if (records) {
-                GJKB_OMP(omp for schedule(static))
-                for (int t = 0; t < team; t++)
-                    k->records(&w, bodies->kind, ctx->hull_count, split(nb, t, team), split(nb, t + 1, team),
-                               s->records);
-            }
-            GJKB_OMP(omp for schedule(static, 1))
-            for (int q = 0; q < parts; q++)
-                keys_of(ctx, bodies, pairs, s, &part[q], info);
-            GJKB_OMP(omp single)
-            how = bucket_join(s, part, parts, n, pairs, bodies, info);
-            if (how) {
-                GJKB_OMP(omp for schedule(static, 1))
-                for (int q = 0; q < parts; q++)
-                    part_place(s, &part[q], how, pairs, bodies, info);
-                /* The last chunks (hull pairs, the largest hulls last) take
-                 * longest: they go first, and the cheap ones even out the
-                 * threads' ends. */
-                GJKB_OMP(omp for schedule(dynamic, 1) nowait)
-                for (uint32_t c = 0; c < chunks; c++) {
-                    int t = gjkb__thread_id();
-                    uint32_t first = (chunks - 1 - c) * CHUNK;
-                    uint32_t lanes = n - first < CHUNK ? n - first : CHUNK;
-                    run_chunk(ctx, k, &tw, t == 0 ? &s->lanes : &s->more[t - 1], bodies, pairs, s, first,
-                              lanes, p, results);
-                }
-            }
-        }
-    }
-    if (!how)
+    gjkb_error e = batch_plan(&b, warm);
+    if (e != GJKB_OK)
+        return e;
+    bucket_plan plan = b.team == 1 ? run_single(&b) : run_threaded(&b);
+    if (plan == BUCKET_INVALID)
         return gjkb__check_pairs(ctx, bodies, pairs);
-    /* Summed in thread order: the same totals for any split. */
-    ctx->stats.pairs += pairs->count;
-    for (int t = 0; t < team; t++) {
-        const gjkb__counts *c = (t == 0 ? &s->lanes : &s->more[t - 1])->counts;
-        ctx->stats.bundle_steps += c->bundle_steps;
-        ctx->stats.lane_steps += c->lane_steps;
-    }
+    add_stats(ctx, &b);
     ctx->message[0] = '\0';
     return GJKB_OK;
-}
-
-gjkb_error gjkb__pipeline_run(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                              const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
-{
-    return pipeline(ctx, bodies, pairs, p, warm, results, NULL);
-}
-
-gjkb_error gjkb__pipeline_frame(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                                const uint32_t *info, const gjkb__params *p, gjkb_results *results)
-{
-    return pipeline(ctx, bodies, pairs, p, NULL, results, info);
 }

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
-/* test_api.c - context lifecycle, backend names and choice, hull
+/* test_api.c - context lifecycle, backend and kind names, backend choice, hull
  * registration, and that every backend this build has answers a small batch. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gjkbatch.h"
+#include "backends.h"   /* the table of wide backends */
 
 /* cmocka 1.1 has no float assertion: |a - b| <= tol, with the values shown. */
 #define assert_near(a, b, tol)                                                                              \
@@ -33,6 +34,56 @@ static void test_backend_names_round_trip(void **state)
     assert_int_equal(gjkb_backend_parse("avx1024", &out), GJKB_ERR_KIND);
     assert_int_equal(gjkb_backend_parse(NULL, &out), GJKB_ERR_NULL);
     assert_string_equal(gjkb_backend_name((gjkb_backend)99), "?");
+}
+
+/* Every row of the backend table names its backend, and a context on it
+ * (where it runs) has the row's width. */
+static void test_backend_table(void **state)
+{
+    (void)state;
+    static const struct { gjkb_backend id; const char *name; uint32_t width; } rows[] = {
+#define ROW(id_, isa_, w_, arch_, cpu_) { id_, #isa_, w_ },
+        GJKB_WIDE_BACKENDS(ROW)
+#undef ROW
+    };
+    assert_int_equal(sizeof rows / sizeof rows[0], GJKB_BACKEND_COUNT - 2);   /* all but auto and reference */
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        assert_string_equal(gjkb_backend_name(rows[i].id), rows[i].name);
+        if (i > 0)
+            assert_true(rows[i].width <= rows[i - 1].width);   /* auto tries the widest first */
+        if (!gjkb_backend_available(rows[i].id))
+            continue;
+        gjkb_config cfg = { .backend = rows[i].id };
+        gjkb_context *ctx;
+        assert_int_equal(gjkb_create(&cfg, &ctx), GJKB_OK);
+        gjkb_stats st;
+        assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
+        assert_int_equal(st.width, rows[i].width);
+        gjkb_destroy(ctx);
+    }
+}
+
+static void test_kind_names_round_trip(void **state)
+{
+    (void)state;
+    static const char *const want[GJKB_KIND_COUNT] = { "sphere", "capsule", "box", "cylinder", "cone", "hull" };
+    for (int k = 0; k < GJKB_KIND_COUNT; k++) {
+        assert_string_equal(gjkb_kind_name((gjkb_kind)k), want[k]);
+        gjkb_kind out = GJKB_KIND_COUNT;
+        assert_int_equal(gjkb_kind_parse(want[k], &out), GJKB_OK);
+        assert_int_equal(out, k);
+    }
+    assert_string_equal(gjkb_kind_name(GJKB_KIND_COUNT), "?");
+    assert_string_equal(gjkb_kind_name((gjkb_kind)255), "?");
+    const char *bad[] = { "", "Sphere", "sphere ", "spheres", "ball", "hull7", "?" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gjkb_kind out = GJKB_BOX;
+        assert_int_equal(gjkb_kind_parse(bad[i], &out), GJKB_ERR_KIND);
+        assert_int_equal(out, GJKB_BOX);   /* untouched */
+    }
+    gjkb_kind out;
+    assert_int_equal(gjkb_kind_parse(NULL, &out), GJKB_ERR_NULL);
+    assert_int_equal(gjkb_kind_parse("box", NULL), GJKB_ERR_NULL);
 }
 
 static void test_create_default_and_forced(void **state)
@@ -147,6 +198,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backend_names_round_trip),
+        cmocka_unit_test(test_backend_table),
+        cmocka_unit_test(test_kind_names_round_trip),
         cmocka_unit_test(test_create_default_and_forced),
         cmocka_unit_test(test_environment_forces_backend),
         cmocka_unit_test(test_hull_registration),

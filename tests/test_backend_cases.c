@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "backends.h"
 
 #define DIST_TOL 1e-4
 
@@ -82,12 +83,14 @@ static uint32_t build_cases(named *c)
     c[n++] = make("box-box edge-edge apart", tu_rot(tu_box(1, 1, 1), q45z),
                   tu_rot(tu_at(tu_box(1, 1, 1), reach + 0.01, 0, 0), q45x), E_SEP);
     /* coincident centres, every kind pair that has no hull */
-    static char names[36][48];
-    const gjkb_kind kinds[5] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE };
-    for (int i = 0; i < 5; i++)
-        for (int j = 0; j < 5; j++) {
-            snprintf(names[5 * i + j], sizeof names[0], "coincident kinds %d-%d", kinds[i], kinds[j]);
-            c[n++] = make(names[5 * i + j], tu_rot(tu_shape(kinds[i], 0.5, 0.4, 0.3), qr),
+    enum { ANALYTIC = 5 };
+    static char names[ANALYTIC * ANALYTIC][48];
+    const gjkb_kind kinds[ANALYTIC] = { GJKB_SPHERE, GJKB_CAPSULE, GJKB_BOX, GJKB_CYLINDER, GJKB_CONE };
+    for (int i = 0; i < ANALYTIC; i++)
+        for (int j = 0; j < ANALYTIC; j++) {
+            char *name = names[ANALYTIC * i + j];
+            snprintf(name, sizeof names[0], "coincident %s-%s", gjkb_kind_name(kinds[i]), gjkb_kind_name(kinds[j]));
+            c[n++] = make(name, tu_rot(tu_shape(kinds[i], 0.5, 0.4, 0.3), qr),
                           tu_shape(kinds[j], 0.7, 0.2, 0.6), E_OVL);
         }
     c[n++] = make("hull-cube coincident with sphere", tu_hull_shape(H_CUBE), tu_sphere(0.1), E_OVL);
@@ -545,8 +548,8 @@ static void test_hit_near_touching_every_backend(void **state)
             assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
             for (uint32_t i = 0; i < t.np; i++) {
                 if (t.status[i] != expect[i])
-                    fail_msg("%s, pair %u (kinds %d-%d, warm %d): %s, expected %s", gjkb_backend_name((gjkb_backend)bk),
-                             i, t.kind[t.ia[i]], t.kind[t.ib[i]], w, gjkb_status_name((gjkb_status)t.status[i]),
+                    fail_msg("%s, pair %u (%s-%s, warm %d): %s, expected %s", gjkb_backend_name((gjkb_backend)bk),
+                             i, gjkb_kind_name((gjkb_kind)t.kind[t.ia[i]]), gjkb_kind_name((gjkb_kind)t.kind[t.ib[i]]), w, gjkb_status_name((gjkb_status)t.status[i]),
                              gjkb_status_name((gjkb_status)expect[i]));
                 long_paths += t.iterations[i] > 16;
             }
@@ -586,9 +589,8 @@ static void test_stats_every_backend(void **state)
             gjkb_context *ctx = context((gjkb_backend)bk);
             assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
             assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
-            static const uint32_t widths[] = { [GJKB_BACKEND_SCALAR] = 1, [GJKB_BACKEND_SSE4] = 4,
-                                               [GJKB_BACKEND_AVX2] = 8, [GJKB_BACKEND_AVX512] = 16,
-                                               [GJKB_BACKEND_NEON] = 4 };
+#define WIDTH_ROW(id_, isa_, w_, arch_, cpu_) [id_] = w_,
+            static const uint32_t widths[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(WIDTH_ROW) };
             assert_int_equal(st.width, widths[bk]);
             assert_int_equal(st.pairs, PAIRS);
             uint64_t iterations = 0;
@@ -622,6 +624,74 @@ static void test_stats_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* A row of n boxes with two pairs per body (enough for body records),
+ * run in distance mode on ctx; status and distance out. */
+static void run_row(gjkb_context *ctx, uint32_t n, uint8_t *status, double *dist)
+{
+    uint8_t *kind = malloc(n);
+    double *p[3];
+    float *q[4], *sz[3];
+    for (int k = 0; k < 3; k++) {
+        p[k] = calloc(n, sizeof(double));
+        sz[k] = malloc(n * sizeof(float));
+    }
+    for (int k = 0; k < 4; k++)
+        q[k] = calloc(n, sizeof(float));
+    for (uint32_t i = 0; i < n; i++) {
+        kind[i] = GJKB_BOX;
+        p[0][i] = 1.5 * i;
+        q[0][i] = 1.0f;
+        for (int k = 0; k < 3; k++)
+            sz[k][i] = 0.5f + 0.25f * (float)(i % 3);
+    }
+    uint32_t np = 2 * n, *a = malloc(np * sizeof(uint32_t)), *b = malloc(np * sizeof(uint32_t));
+    for (uint32_t i = 0; i < np; i++) {
+        a[i] = i % n;
+        b[i] = (7 * i + 1) % n;
+    }
+    gjkb_bodies bodies = { .count = n, .kind = kind, .px = p[0], .py = p[1], .pz = p[2], .qw = q[0], .qx = q[1],
+                           .qy = q[2], .qz = q[3], .sx = sz[0], .sy = sz[1], .sz = sz[2] };
+    gjkb_pairs pairs = { .count = np, .a = a, .b = b };
+    gjkb_results r = { .status = status, .distance = dist };
+    gjkb_query query = { .mode = GJKB_DISTANCE };
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &query, &r), GJKB_OK);
+    free(kind);
+    for (int k = 0; k < 3; k++) {
+        free(p[k]);
+        free(sz[k]);
+    }
+    for (int k = 0; k < 4; k++)
+        free(q[k]);
+    free(a);
+    free(b);
+}
+
+/* A context that ran a smaller batch answers a larger one (its body
+ * records grown) as a fresh context does, bit for bit. */
+static void test_growing_batches_every_backend(void **state)
+{
+    (void)state;
+    enum { SMALL = 100, LARGE = 5000 };
+    uint8_t *st[2] = { malloc(2 * LARGE), malloc(2 * LARGE) };
+    double *d[2] = { malloc(2 * LARGE * sizeof(double)), malloc(2 * LARGE * sizeof(double)) };
+    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+        if (!gjkb_backend_available((gjkb_backend)bk))
+            continue;
+        gjkb_context *used = context((gjkb_backend)bk), *fresh = context((gjkb_backend)bk);
+        run_row(used, SMALL, st[0], d[0]);
+        run_row(used, LARGE, st[0], d[0]);
+        run_row(fresh, LARGE, st[1], d[1]);
+        assert_memory_equal(st[0], st[1], 2 * LARGE);
+        assert_memory_equal(d[0], d[1], 2 * LARGE * sizeof(double));
+        gjkb_destroy(used);
+        gjkb_destroy(fresh);
+    }
+    for (int k = 0; k < 2; k++) {
+        free(st[k]);
+        free(d[k]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -634,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_far_pairs_every_backend),
         cmocka_unit_test(test_zero_size_tiny_gaps_every_backend),
         cmocka_unit_test(test_early_stop_inside_band_every_backend),
+        cmocka_unit_test(test_growing_batches_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,9 @@
 
 #include "dispatch.h"
 #include "internal.h"
+#include "pairkey.h"
+#include "broadphase.h"
+#include "shape.h"
 #include "testutil.h"
 
 /* ---- boxes and pair lists -------------------------------------------------- */
@@ -567,11 +570,11 @@ static void check_body_box(tu_rng *r, const gjkb_shape *s, const tu_geom *g, con
         /* Tightness: the float slack, and the rounding to float. */
         double tt = 1e-5 * scale + 2 * ulpf(fabs(c) + scale);
         if (!(box[a] <= lo + tc && box[3 + a] >= hi - tc))
-            fail_msg("body %u (kind %d) axis %d: box [%.17g, %.17g] misses the extent [%.17g, %.17g]", i,
-                     (int)s->kind, a, box[a], box[3 + a], lo, hi);
+            fail_msg("body %u (%s) axis %d: box [%.17g, %.17g] misses the extent [%.17g, %.17g]", i,
+                     gjkb_kind_name(s->kind), a, box[a], box[3 + a], lo, hi);
         if (!(lo - box[a] <= tt && box[3 + a] - hi <= tt))
-            fail_msg("body %u (kind %d) axis %d: box [%.17g, %.17g] is loose around [%.17g, %.17g] (scale %g)", i,
-                     (int)s->kind, a, box[a], box[3 + a], lo, hi, scale);
+            fail_msg("body %u (%s) axis %d: box [%.17g, %.17g] is loose around [%.17g, %.17g] (scale %g)", i,
+                     gjkb_kind_name(s->kind), a, box[a], box[3 + a], lo, hi, scale);
     }
     for (int k = 0; k < 16; k++) {
         tu_v3 d = tu_v(tu_range(r, -1, 1), tu_range(r, -1, 1), tu_range(r, -1, 1));
@@ -580,8 +583,8 @@ static void check_body_box(tu_rng *r, const gjkb_shape *s, const tu_geom *g, con
         for (int a = 0; a < 3; a++) {
             double tc = 4e-16 * (fabs(s->pos[a]) + scale);
             if (!(box[a] <= v[a] + tc && v[a] - tc <= box[3 + a]))
-                fail_msg("body %u (kind %d): support point %.17g outside [%.17g, %.17g] on axis %d", i,
-                         (int)s->kind, v[a], box[a], box[3 + a], a);
+                fail_msg("body %u (%s): support point %.17g outside [%.17g, %.17g] on axis %d", i,
+                         gjkb_kind_name(s->kind), v[a], box[a], box[3 + a], a);
         }
     }
 }
@@ -1062,6 +1065,33 @@ static int drop_sevenths(void *user, uint32_t a, uint32_t b)
     return (a + 3u * b) % 7u != 0;
 }
 
+/* The bucket keys keep their numbers (the order of the buckets is the
+ * order of the bundles): analytic pairs hi * 5 + lo of their kinds, pairs
+ * with a hull 25 plus the larger hull's size in steps of 8 points, capped
+ * at 33; the info carries both kinds as they are. */
+static void test_pair_keys_pinned(void **state)
+{
+    (void)state;
+    assert_int_equal(GJKB_KEY_HULL, 25);
+    assert_int_equal(GJKB_KEYS, 59);
+    for (unsigned ka = 0; ka < GJKB_HULL; ka++)
+        for (unsigned kb = 0; kb < GJKB_HULL; kb++) {
+            unsigned hi = ka > kb ? ka : kb, lo = ka > kb ? kb : ka;
+            assert_int_equal(gjkb__pair_info(gjkb__body_class(ka, 0), gjkb__body_class(kb, 0)),
+                             (hi * 5 + lo) | ka << 8 | kb << 16);
+        }
+    static const int32_t n[][3] = { { 0, 0, 25 }, { 1, 0, 26 }, { 8, 9, 27 }, { 16, 3, 27 },
+                                    { 264, 1, 58 }, { 265, 0, 58 }, { 100000, 7, 58 } };
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+        unsigned hull_a = gjkb__body_class(GJKB_HULL, n[i][0]), hull_b = gjkb__body_class(GJKB_HULL, n[i][1]);
+        unsigned key = (unsigned)n[i][2];
+        assert_int_equal(gjkb__pair_info(hull_a, hull_b), key | GJKB_HULL << 8 | GJKB_HULL << 16);
+        assert_int_equal(gjkb__pair_info(hull_b, hull_a), key | GJKB_HULL << 8 | GJKB_HULL << 16);
+        assert_int_equal(gjkb__pair_info(hull_a, gjkb__body_class(GJKB_CONE, 0)),
+                         (gjkb__hull_class(n[i][0]) + 25) | GJKB_HULL << 8 | GJKB_CONE << 16);
+    }
+}
+
 /* gjkb_step's narrowphase buckets the pairs by the info the sweep wrote
  * (wide backends): its answers must be gjkb_query_batch's on the frame's
  * own pairs, bit for bit, in both modes, on every backend and 1 to 3
@@ -1129,8 +1159,8 @@ static void test_step_info(void **state)
                         if (info[i] != gjkb__pair_info(ca, cb))
                             fail_msg("%s, %d threads: pair %u (%u, %u): info %#x, want %#x", name, t, i, a, b,
                                      info[i], gjkb__pair_info(ca, cb));
-                        seen_hull_keys |= (info[i] & 0xFFu) == GJKB_KEYS - 1 ? 1u : 0u;
-                        seen_hull_keys |= (info[i] & 0xFFu) == GJKB_KEY_ANALYTIC + 5 ? 2u : 0u;
+                        seen_hull_keys |= gjkb__info_key(info[i]) == GJKB_KEYS - 1 ? 1u : 0u;
+                        seen_hull_keys |= gjkb__info_key(info[i]) == GJKB_KEY_HULL + 5 ? 2u : 0u;
                     }
                     assert_int_equal(seen_hull_keys, 3);   /* the capped class and a middle one came up */
                 }
@@ -1287,6 +1317,7 @@ int main(void)
         cmocka_unit_test(test_bounds_validity),
         cmocka_unit_test(test_step_against_reference),
         cmocka_unit_test(test_step_threads),
+        cmocka_unit_test(test_pair_keys_pinned),
         cmocka_unit_test(test_step_info),
         cmocka_unit_test(test_arguments),
     };

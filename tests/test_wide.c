@@ -1,7 +1,8 @@
 /* test_wide.c - the wide-op headers: the width-1 header against IEEE and
  * bit-level semantics written out here, then every ISA variant (native
  * where the CPU runs it, SIMDe-emulated always) bit for bit against width 1.
- * CMake says which variants exist with WCHK_HAVE_<variant>. */
+ * CMake says which variants exist (WCHK_VARIANTS, wchk_variants.h); their
+ * widths and CPU checks are the backend table's (src/backends.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,30 +13,14 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "backends.h"
+#include "wchk_variants.h"
 #include "wide_check.h"
 
 WCHK_DECLARE(_scalar)
-#ifdef WCHK_HAVE_sse4_native
-WCHK_DECLARE(_sse4_native)
-#endif
-#ifdef WCHK_HAVE_sse4_emu
-WCHK_DECLARE(_sse4_emu)
-#endif
-#ifdef WCHK_HAVE_avx2_native
-WCHK_DECLARE(_avx2_native)
-#endif
-#ifdef WCHK_HAVE_avx2_emu
-WCHK_DECLARE(_avx2_emu)
-#endif
-#ifdef WCHK_HAVE_avx512_native
-WCHK_DECLARE(_avx512_native)
-#endif
-#ifdef WCHK_HAVE_avx512_emu
-WCHK_DECLARE(_avx512_emu)
-#endif
-#ifdef WCHK_HAVE_neon
-WCHK_DECLARE(_neon)
-#endif
+#define WCHK_DECLARE_VARIANT(suffix, backend, native) WCHK_DECLARE(_##suffix)
+WCHK_VARIANTS(WCHK_DECLARE_VARIANT)
+#undef WCHK_DECLARE_VARIANT
 
 #define WCHK_NAME(name) #name,
 static const char *const op_names[] = {WCHK_OPS(WCHK_NAME)};
@@ -371,43 +356,43 @@ static void test_scalar_corner_cases(void **state)
 /* ---- every variant bit for bit against width 1 ---- */
 
 typedef struct variant {
-    void (*run)(const wchk_in *in, wchk_out *out);
+    void (*run)(const wchk_in *, wchk_out *);
+    gjkb_backend backend;
     int native;       /* built with the ISA's flags: needs the CPU */
-    const char *isa;  /* __builtin_cpu_supports names, space separated */
-    int width;
-    const char *name;
 } variant;
 
-static int cpu_has(const char *isa)
+#define WIDTH_ROW(id_, isa_, w_, arch_, cpu_) [id_] = w_,
+static const int widths[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(WIDTH_ROW) };
+
+/* The backend table's CPU check of the variant's ISA. */
+#define CPU_CASE(id_, isa_, w_, arch_, cpu_) \
+    case id_: return GJKB_ON_##arch_(cpu_);
+static int cpu_has(gjkb_backend backend)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
     __builtin_cpu_init();
-    if (!strcmp(isa, "sse4"))
-        return __builtin_cpu_supports("sse4.1");
-    if (!strcmp(isa, "avx2"))
-        return __builtin_cpu_supports("avx2");
-    if (!strcmp(isa, "avx512"))
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
 #endif
-    (void)isa;
-    return 0;
+    switch (backend) {
+    GJKB_WIDE_BACKENDS(CPU_CASE)
+    default: return 0;
+    }
 }
 
 static void test_variant(void **state)
 {
     const variant *v = *state;
-    if (v->native && !cpu_has(v->isa)) {
-        print_message("this CPU lacks %s: native variant skipped\n", v->isa);
+    const char *name = gjkb_backend_name(v->backend);
+    if (v->native && !cpu_has(v->backend)) {
+        print_message("this CPU lacks %s: native variant skipped\n", name);
         skip();
     }
     wchk_out *o = aligned_alloc(64, sizeof *o);
     assert_non_null(o);
     v->run(g_in, o);
-    assert_int_equal(o->width, v->width);
-    assert_string_equal(o->name, v->name);
+    assert_int_equal(o->width, widths[v->backend]);
+    assert_string_equal(o->name, name);
     if (o->failures)
-        print_error("%s: %d failures, first: %s\n", v->name, o->failures, o->first_failure);
+        print_error("%s: %d failures, first: %s\n", name, o->failures, o->first_failure);
     int failures = o->failures;
 
     int differing_ops = 0;
@@ -418,7 +403,7 @@ static void test_variant(void **state)
             if (!same_result(op, i, o->r[op][i], g_ref->r[op][i])) {
                 differing_ops++;
                 print_error("%s %s[%d]: 0x%08x, width 1 gives 0x%08x (a=0x%08x b=0x%08x c=0x%08x ia=%d ib=%d)\n",
-                            v->name, op_names[op], i, (unsigned)o->r[op][i], (unsigned)g_ref->r[op][i],
+                            name, op_names[op], i, (unsigned)o->r[op][i], (unsigned)g_ref->r[op][i],
                             (unsigned)fbits(g_in->a[i]), (unsigned)fbits(g_in->b[i]),
                             (unsigned)fbits(g_in->c[i]), (int)g_in->ia[i], (int)g_in->ib[i]);
                 break;
@@ -429,36 +414,15 @@ static void test_variant(void **state)
     assert_int_equal(differing_ops, 0);
 }
 
-#define VARIANT_TEST(suffix, is_native, isa_name, w, label)                                   \
-    {#suffix, test_variant, NULL, NULL,                                                        \
-     &(variant){wchk_run_##suffix, is_native, isa_name, w, label}},
+#define VARIANT_TEST(suffix, backend, native) \
+    { #suffix, test_variant, NULL, NULL, &(variant){ wchk_run_##suffix, backend, native } },
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalar_semantics),
         cmocka_unit_test(test_scalar_corner_cases),
-#ifdef WCHK_HAVE_sse4_native
-        VARIANT_TEST(sse4_native, 1, "sse4", 4, "sse4")
-#endif
-#ifdef WCHK_HAVE_sse4_emu
-        VARIANT_TEST(sse4_emu, 0, "sse4", 4, "sse4")
-#endif
-#ifdef WCHK_HAVE_avx2_native
-        VARIANT_TEST(avx2_native, 1, "avx2", 8, "avx2")
-#endif
-#ifdef WCHK_HAVE_avx2_emu
-        VARIANT_TEST(avx2_emu, 0, "avx2", 8, "avx2")
-#endif
-#ifdef WCHK_HAVE_avx512_native
-        VARIANT_TEST(avx512_native, 1, "avx512", 16, "avx512")
-#endif
-#ifdef WCHK_HAVE_avx512_emu
-        VARIANT_TEST(avx512_emu, 0, "avx512", 16, "avx512")
-#endif
-#ifdef WCHK_HAVE_neon
-        VARIANT_TEST(neon, 0, "neon", 4, "neon")
-#endif
+        WCHK_VARIANTS(VARIANT_TEST)
     };
     return cmocka_run_group_tests_name("wide ops", tests, group_setup, group_teardown);
 }

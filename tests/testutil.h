@@ -634,8 +634,8 @@ static inline void tu_result_print(FILE *f, const char *label, const gjkb_result
 
 static inline void tu_shape_print(FILE *f, const char *label, const gjkb_shape *s)
 {
-    fprintf(f, "%s: kind %d size (%.9g %.9g %.9g) margin %.9g hull %u pos (%.17g %.17g %.17g) rot (%.9g %.9g %.9g %.9g)\n",
-            label, (int)s->kind, s->size[0], s->size[1], s->size[2], s->margin, s->hull, s->pos[0], s->pos[1],
+    fprintf(f, "%s: %s size (%.9g %.9g %.9g) margin %.9g hull %u pos (%.17g %.17g %.17g) rot (%.9g %.9g %.9g %.9g)\n",
+            label, gjkb_kind_name(s->kind), s->size[0], s->size[1], s->size[2], s->margin, s->hull, s->pos[0], s->pos[1],
             s->pos[2], s->rot[0], s->rot[1], s->rot[2], s->rot[3]);
 }
 

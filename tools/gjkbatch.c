@@ -445,8 +445,6 @@ static double pair_distance(gjkb_context *ctx, const pair_set *ps, uint32_t i, u
     return pair_query(ctx, ps, i, GJKB_DISTANCE, max_iterations, &d) == GJKB_SEPARATED ? d : NAN;
 }
 
-static const char *const kind_names[GJKB_KIND_COUNT] = { "sphere", "capsule", "box", "cylinder", "cone", "hull" };
-
 typedef struct verify_counts {
     uint64_t checked, status_mismatch, distance_mismatch, near_touching, shown, reference_limits;
 } verify_counts;
@@ -470,8 +468,8 @@ static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame,
                 (unsigned long)i, (unsigned long)a, (unsigned long)b);
     else
         fprintf(stderr, "  mismatch pair %lu (", (unsigned long)i);
-    fprintf(stderr, "%s-%s, scale %.6g): %s: %s %.9g, reference %s %.9g\n", kind_names[ps->bodies.kind[a]],
-            kind_names[ps->bodies.kind[b]], pair_scale(ps, i), what, gjkb_status_name((gjkb_status)st), d,
+    fprintf(stderr, "%s-%s, scale %.6g): %s: %s %.9g, reference %s %.9g\n", gjkb_kind_name((gjkb_kind)ps->bodies.kind[a]),
+            gjkb_kind_name((gjkb_kind)ps->bodies.kind[b]), pair_scale(ps, i), what, gjkb_status_name((gjkb_status)st), d,
             gjkb_status_name((gjkb_status)rst), rd);
 }
 
@@ -797,7 +795,7 @@ static int cmd_run(int argc, char **argv)
      * deterministic from the seed): the first timed as a plain run, the
      * second checking every pair against the reference, whose work
      * between frames would otherwise leave the caches cold for the timed
-     * steps (the frames took about 50% longer). */
+     * steps (measured: docs/performance.md). */
     const int passes = o.verify ? 2 : 1;
     for (int pass = 0; pass < passes; pass++) {
         const int timed = pass == 0, checked = o.verify && pass == passes - 1;
@@ -845,8 +843,11 @@ static int cmd_run(int argc, char **argv)
     double pairs_per_frame = (double)pair_total / o.frames, narrow = 0.0;
     for (uint32_t f = 0; f < o.frames; f++)
         narrow += seconds[(size_t)STAGE_NARROW * o.frames + f];
-    printf("%-*s %lu (%lu static), %s\n", W, "bodies:", (unsigned long)w.count, (unsigned long)w.static_count,
-           "sphere, capsule, box, cylinder, cone, hull");
+    /* the world draws every kind */
+    printf("%-*s %lu (%lu static), ", W, "bodies:", (unsigned long)w.count, (unsigned long)w.static_count);
+    for (int k = 0; k < GJKB_KIND_COUNT; k++)
+        printf("%s%s", k ? ", " : "", gjkb_kind_name((gjkb_kind)k));
+    putchar('\n');
     printf("%-*s %.1f x %.1f x %.1f (centres), %.1f bodies per unit area\n", W, "world:", 2.0 * w.half[0],
            2.0 * w.half[1], 2.0 * w.half[2], w.count / (4.0 * w.half[0] * w.half[1]));
     printf("%-*s %lu (1/60 s each)\n", W, "frames:", (unsigned long)o.frames);

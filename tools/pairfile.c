@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,21 +335,33 @@ static pairfile_status parse_hull(parser *ps, unsigned long line)
     return PAIRFILE_OK;
 }
 
+/* The size fields of a kind with sizes (a shape's name is its kind's,
+ * gjkb_kind_name). */
 typedef struct shape_syntax {
-    const char *name;
-    gjkb_kind kind;
     int count;                  /* size fields */
     const char *field[3];
     int slot[3];                /* 0: sx, 1: sy, 2: sz */
 } shape_syntax;
 
-static const shape_syntax shapes[] = {
-    { "sphere", GJKB_SPHERE, 1, { "sphere radius" }, { 0 } },
-    { "capsule", GJKB_CAPSULE, 2, { "capsule radius", "capsule half length" }, { 0, 2 } },
-    { "box", GJKB_BOX, 3, { "box half extent x", "box half extent y", "box half extent z" }, { 0, 1, 2 } },
-    { "cylinder", GJKB_CYLINDER, 2, { "cylinder radius", "cylinder half height" }, { 0, 2 } },
-    { "cone", GJKB_CONE, 2, { "cone radius", "cone half height" }, { 0, 2 } },
+static const shape_syntax shapes[GJKB_KIND_COUNT] = {
+    [GJKB_SPHERE] = { 1, { "sphere radius" }, { 0 } },
+    [GJKB_CAPSULE] = { 2, { "capsule radius", "capsule half length" }, { 0, 2 } },
+    [GJKB_BOX] = { 3, { "box half extent x", "box half extent y", "box half extent z" }, { 0, 1, 2 } },
+    [GJKB_CYLINDER] = { 2, { "cylinder radius", "cylinder half height" }, { 0, 2 } },
+    [GJKB_CONE] = { 2, { "cone radius", "cone half height" }, { 0, 2 } },
 };
+
+/* "sphere, capsule, ... or hull": every kind's name, for a message. */
+static void kind_list(char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < GJKB_KIND_COUNT && used < size; k++) {
+        const char *sep = k == 0 ? "" : k + 1 < GJKB_KIND_COUNT ? ", " : " or ";
+        int n = snprintf(out + used, size - used, "%s%s", sep, gjkb_kind_name((gjkb_kind)k));
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
 
 /* SHAPE [margin M] POSE into body i. */
 static pairfile_status parse_side(parser *ps, uint32_t i)
@@ -362,8 +375,12 @@ static pairfile_status parse_side(parser *ps, uint32_t i)
     float size[3] = { 0.0f, 0.0f, 0.0f };
     uint32_t hull = 0;
     gjkb_kind kind;
-    if (strcmp(t, "hull") == 0) {
-        kind = GJKB_HULL;
+    if (gjkb_kind_parse(t, &kind) != GJKB_OK) {
+        char kinds[128];
+        kind_list(kinds, sizeof kinds);
+        return fail(ps, "unknown shape " TOK_FMT " (expected %s)", TOK_ARG(t), kinds);
+    }
+    if (kind == GJKB_HULL) {
         uint32_t id;
         t = next_token(ps);
         if (!t)
@@ -375,14 +392,7 @@ static pairfile_status parse_side(parser *ps, uint32_t i)
             return fail(ps, "hull %lu is not defined (define hulls before the pairs that use them)",
                         (unsigned long)id);
     } else {
-        const shape_syntax *sh = NULL;
-        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
-            if (strcmp(t, shapes[k].name) == 0)
-                sh = &shapes[k];
-        if (!sh)
-            return fail(ps, "unknown shape " TOK_FMT " (expected sphere, capsule, box, cylinder, cone or hull)",
-                        TOK_ARG(t));
-        kind = sh->kind;
+        const shape_syntax *sh = &shapes[kind];
         for (int k = 0; k < sh->count; k++)
             if ((st = float_number(ps, sh->field[k], &size[sh->slot[k]])) != PAIRFILE_OK)
                 return st;

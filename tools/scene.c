@@ -1,4 +1,5 @@
-/* scene.c - the deterministic mixed scene behind `gjkbatch run`. */
+/* scene.c - the deterministic mixed pair scene behind `gjkbatch batch`
+ * (scene.h), and the hull library `gjkbatch run`'s world shares. */
 #include "scene.h"
 
 #include <math.h>
@@ -195,13 +196,15 @@ double scene_pair_scale(const scene *s, uint32_t pair)
 
 static int write_body(const scene *s, FILE *out, uint32_t i)
 {
-    switch ((gjkb_kind)s->kind[i]) {
-    case GJKB_SPHERE: fprintf(out, "sphere %.9g", s->sx[i]); break;
-    case GJKB_CAPSULE: fprintf(out, "capsule %.9g %.9g", s->sx[i], s->sz[i]); break;
-    case GJKB_BOX: fprintf(out, "box %.9g %.9g %.9g", s->sx[i], s->sy[i], s->sz[i]); break;
-    case GJKB_CYLINDER: fprintf(out, "cylinder %.9g %.9g", s->sx[i], s->sz[i]); break;
-    case GJKB_CONE: fprintf(out, "cone %.9g %.9g", s->sx[i], s->sz[i]); break;
-    default: fprintf(out, "hull %lu", (unsigned long)s->hull[i]); break;
+    gjkb_kind kind = (gjkb_kind)s->kind[i];
+    fputs(gjkb_kind_name(kind), out);
+    switch (kind) {
+    case GJKB_SPHERE: fprintf(out, " %.9g", s->sx[i]); break;
+    case GJKB_BOX: fprintf(out, " %.9g %.9g %.9g", s->sx[i], s->sy[i], s->sz[i]); break;
+    case GJKB_CAPSULE:
+    case GJKB_CYLINDER:
+    case GJKB_CONE: fprintf(out, " %.9g %.9g", s->sx[i], s->sz[i]); break;
+    default: fprintf(out, " %lu", (unsigned long)s->hull[i]); break;
     }
     if (s->margin[i] != 0.0f)
         fprintf(out, " margin %.9g", s->margin[i]);

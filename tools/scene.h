@@ -1,10 +1,11 @@
-/* scene.h - the deterministic mixed scene `gjkbatch run` measures: bodies
- * of every kind with random orientations and some margins, a library of
- * shared hulls, and the pairs to test. Everything comes from one seed
- * through splitmix64, so a seed names the same scene on every platform.
+/* scene.h - the deterministic mixed pair scene `gjkbatch batch` times:
+ * bodies of every kind with random orientations and some margins, a library
+ * of shared hulls (which `gjkbatch run`'s world uses too), and the pairs to
+ * test. Everything comes from one seed through splitmix64, so a seed names
+ * the same scene on every platform.
  *
- * Bodies and pairs are kept apart (pairs index bodies) so that a
- * broadphase can later produce the pair list from the same bodies. */
+ * Bodies and pairs are kept apart (pairs index bodies), as
+ * gjkb_query_batch takes them. */
 #ifndef GJKB_TOOLS_SCENE_H
 #define GJKB_TOOLS_SCENE_H
 

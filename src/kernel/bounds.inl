@@ -26,6 +26,7 @@
 #include "gjkbatch.h"
 #include "dispatch.h"
 #include "kernel/shape.inl"
+#include "kernel/pairkey.inl"
 
 #include <math.h>
 #include <string.h>
@@ -130,8 +131,7 @@ static inline void bd_hull_extent(const gjkb_context *ctx, mw has, iw first, iw 
 /* gjkb__body_class of hull lanes with n points (n >= 0). */
 static inline iw bd_hull_class(iw n)
 {
-    iw c = iw_min(iw_shr(iw_add(n, iw_splat(7)), 3), iw_splat(GJKB_HULL_CLASSES - 1));
-    return iw_add(c, iw_splat(GJKB_HULL));
+    return pk_body_class(iw_splat(GJKB_HULL), pk_hull_class(n));
 }
 
 /* The first `lanes` of c to cls. */

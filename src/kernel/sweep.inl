@@ -36,6 +36,7 @@
  * bundles hold no hit or one.) */
 
 #include "dispatch.h"
+#include "kernel/pairkey.inl"
 
 #include <math.h>
 #include <string.h>
@@ -119,21 +120,6 @@ static inline unsigned sw_bundle(const float *c, fw hi0, fw lo1, fw hi1, fw lo2,
     return mw_bits(mw_and(y, z));
 }
 
-/* gjkb__pair_info of W pairs whose bodies have classes ca and cb, as
- * dispatch.h spells it (the key: analytic pairs hi * GJKB_HULL + lo, pairs
- * with a hull GJKB_KEY_ANALYTIC + hi - GJKB_HULL; the kinds are the classes
- * capped at GJKB_HULL). The parts do not overlap: + is |. */
-_Static_assert(GJKB_HULL == 5 && GJKB_KEYS <= 256, "sw_info: hi * 5 is hi * 4 + hi; the key is a byte");
-static inline iw sw_info(iw ca, iw cb)
-{
-    const iw hull = iw_splat(GJKB_HULL);
-    iw hi = iw_max(ca, cb), lo = iw_min(ca, cb);
-    iw analytic = iw_add(iw_add(iw_shl(hi, 2), hi), lo);
-    iw key = iw_sel(iw_lt(hi, hull), analytic, iw_add(hi, iw_splat(GJKB_KEY_ANALYTIC - GJKB_HULL)));
-    iw kinds = iw_add(iw_shl(iw_min(ca, hull), 8), iw_shl(iw_min(cb, hull), 16));
-    return iw_add(key, kinds);
-}
-
 /* The info of pairs [from, to) of buf from the classes by body id. */
 static void sw_infos(gjkb__pairbuf *buf, uint32_t from, uint32_t to, const uint32_t *cls)
 {
@@ -142,7 +128,7 @@ static void sw_infos(gjkb__pairbuf *buf, uint32_t from, uint32_t to, const uint3
     for (; k + GJKB_W <= to; k += GJKB_W) {
         iw ca = iw_gather(c, iw_loadu((const int32_t *)(const void *)(buf->a + k)));
         iw cb = iw_gather(c, iw_loadu((const int32_t *)(const void *)(buf->b + k)));
-        iw_storeu((int32_t *)(void *)(buf->info + k), sw_info(ca, cb));
+        iw_storeu((int32_t *)(void *)(buf->info + k), pk_pair_info(ca, cb));
     }
     for (; k < to; k++)
         buf->info[k] = gjkb__pair_info(cls[buf->a[k]], cls[buf->b[k]]);

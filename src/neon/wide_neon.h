@@ -157,25 +157,13 @@ static inline iw iw_gather(const int32_t *base, iw idx)
 static inline float fw_reduce_max(fw a) { return simde_vmaxvq_f32(a); }
 static inline int32_t iw_reduce_min(iw a) { return simde_vminvq_s32(a); }
 
-/* Double gathers rounded to float lanes: base[idx], and base[ib] - base[ia]
- * subtracted in double first (positions far from the origin keep their
- * relative precision). */
+/* Double gather rounded to float lanes: base[idx]. */
 static inline fw fw_gather_f64(const double *base, iw idx)
 {
     simde_float64x2_t lo = simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(idx, 1)],
                                                 simde_vdupq_n_f64(base[simde_vgetq_lane_s32(idx, 0)]), 1);
     simde_float64x2_t hi = simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(idx, 3)],
                                                 simde_vdupq_n_f64(base[simde_vgetq_lane_s32(idx, 2)]), 1);
-    return simde_vcombine_f32(simde_vcvt_f32_f64(lo), simde_vcvt_f32_f64(hi));
-}
-static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
-{
-    simde_float64x2_t lo = simde_vsubq_f64(
-        simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(ib, 1)], simde_vdupq_n_f64(base[simde_vgetq_lane_s32(ib, 0)]), 1),
-        simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(ia, 1)], simde_vdupq_n_f64(base[simde_vgetq_lane_s32(ia, 0)]), 1));
-    simde_float64x2_t hi = simde_vsubq_f64(
-        simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(ib, 3)], simde_vdupq_n_f64(base[simde_vgetq_lane_s32(ib, 2)]), 1),
-        simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(ia, 3)], simde_vdupq_n_f64(base[simde_vgetq_lane_s32(ia, 2)]), 1));
     return simde_vcombine_f32(simde_vcvt_f32_f64(lo), simde_vcvt_f32_f64(hi));
 }
 

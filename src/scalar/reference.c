@@ -12,7 +12,8 @@
  * and for any axis v, (v . w) / |v| with w = support of D in direction -v is
  * a lower bound, because every x in D has v . x >= v . w. Every stopping test
  * compares these bounds relative to the lengths involved. */
-#include "internal.h"
+#include "scalar/reference.h"
+#include "shape.h"
 
 #include <float.h>
 #include <math.h>

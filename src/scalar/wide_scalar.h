@@ -124,11 +124,8 @@ static inline iw iw_gather(const int32_t *base, iw idx) { return base[idx]; }
 static inline float fw_reduce_max(fw a) { return a; }
 static inline int32_t iw_reduce_min(iw a) { return a; }
 
-/* Double gathers rounded to float lanes: base[idx], and base[ib] - base[ia]
- * subtracted in double first (positions far from the origin keep their
- * relative precision). */
+/* Double gather rounded to float lanes: base[idx]. */
 static inline fw fw_gather_f64(const double *base, iw idx) { return (float)base[idx]; }
-static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib) { return (float)(base[ib] - base[ia]); }
 
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info) ---- */

@@ -171,22 +171,12 @@ static inline int32_t iw_reduce_min(iw a)
     return simde_mm_cvtsi128_si32(m);
 }
 
-/* Double gathers rounded to float lanes: base[idx], and base[ib] - base[ia]
- * subtracted in double first (positions far from the origin keep their
- * relative precision). */
+/* Double gather rounded to float lanes: base[idx]. */
 static inline fw fw_gather_f64(const double *base, iw idx)
 {
     simde__m128 lo = simde_mm256_cvtpd_ps(simde_mm256_i32gather_pd(base, simde_mm256_castsi256_si128(idx), 8));
     simde__m128 hi = simde_mm256_cvtpd_ps(simde_mm256_i32gather_pd(base, simde_mm256_extracti128_si256(idx, 1), 8));
     return simde_mm256_set_m128(hi, lo);
-}
-static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
-{
-    simde__m128i alo = simde_mm256_castsi256_si128(ia), ahi = simde_mm256_extracti128_si256(ia, 1);
-    simde__m128i blo = simde_mm256_castsi256_si128(ib), bhi = simde_mm256_extracti128_si256(ib, 1);
-    simde__m256d lo = simde_mm256_sub_pd(simde_mm256_i32gather_pd(base, blo, 8), simde_mm256_i32gather_pd(base, alo, 8));
-    simde__m256d hi = simde_mm256_sub_pd(simde_mm256_i32gather_pd(base, bhi, 8), simde_mm256_i32gather_pd(base, ahi, 8));
-    return simde_mm256_set_m128(simde_mm256_cvtpd_ps(hi), simde_mm256_cvtpd_ps(lo));
 }
 
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the

@@ -270,9 +270,7 @@ static inline int32_t iw_reduce_min(iw a)
     return simde_mm_cvtsi128_si32(m);
 }
 
-/* Double gathers rounded to float lanes: base[idx], and base[ib] - base[ia]
- * subtracted in double first (positions far from the origin keep their
- * relative precision). */
+/* Double gather rounded to float lanes: base[idx], 8 doubles at a time. */
 static inline simde__m512d gjkb_gather8_f64(const double *base, simde__m256i idx)
 {
 #if defined(SIMDE_X86_AVX512F_NATIVE)
@@ -307,14 +305,6 @@ static inline fw fw_gather_f64(const double *base, iw idx)
 {
     return gjkb_join_f64(gjkb_gather8_f64(base, simde_mm512_castsi512_si256(idx)),
                          gjkb_gather8_f64(base, simde_mm512_extracti64x4_epi64(idx, 1)));
-}
-static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
-{
-    simde__m512d lo = simde_mm512_sub_pd(gjkb_gather8_f64(base, simde_mm512_castsi512_si256(ib)),
-                                         gjkb_gather8_f64(base, simde_mm512_castsi512_si256(ia)));
-    simde__m512d hi = simde_mm512_sub_pd(gjkb_gather8_f64(base, simde_mm512_extracti64x4_epi64(ib, 1)),
-                                         gjkb_gather8_f64(base, simde_mm512_extracti64x4_epi64(ia, 1)));
-    return gjkb_join_f64(lo, hi);
 }
 
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the

@@ -140,22 +140,12 @@ static inline int32_t iw_reduce_min(iw a)
     return simde_mm_cvtsi128_si32(m);
 }
 
-/* Double gathers rounded to float lanes: base[idx], and base[ib] - base[ia]
- * subtracted in double first (positions far from the origin keep their
- * relative precision). No gather instruction before AVX2: lane loads. */
+/* Double gather rounded to float lanes: base[idx]. No gather instruction before AVX2: lane loads. */
 static inline fw fw_gather_f64(const double *base, iw idx)
 {
     simde__m128d lo = simde_mm_set_pd(base[simde_mm_extract_epi32(idx, 1)], base[simde_mm_extract_epi32(idx, 0)]);
     simde__m128d hi = simde_mm_set_pd(base[simde_mm_extract_epi32(idx, 3)], base[simde_mm_extract_epi32(idx, 2)]);
     return simde_mm_movelh_ps(simde_mm_cvtpd_ps(lo), simde_mm_cvtpd_ps(hi));
-}
-static inline fw fw_gather_diff_f64(const double *base, iw ia, iw ib)
-{
-    simde__m128d alo = simde_mm_set_pd(base[simde_mm_extract_epi32(ia, 1)], base[simde_mm_extract_epi32(ia, 0)]);
-    simde__m128d ahi = simde_mm_set_pd(base[simde_mm_extract_epi32(ia, 3)], base[simde_mm_extract_epi32(ia, 2)]);
-    simde__m128d blo = simde_mm_set_pd(base[simde_mm_extract_epi32(ib, 1)], base[simde_mm_extract_epi32(ib, 0)]);
-    simde__m128d bhi = simde_mm_set_pd(base[simde_mm_extract_epi32(ib, 3)], base[simde_mm_extract_epi32(ib, 2)]);
-    return simde_mm_movelh_ps(simde_mm_cvtpd_ps(simde_mm_sub_pd(blo, alo)), simde_mm_cvtpd_ps(simde_mm_sub_pd(bhi, ahi)));
 }
 
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the

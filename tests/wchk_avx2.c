@@ -1,4 +1,0 @@
-/* wchk_avx2.c - the wide-op check on sse/wide_avx2.h (CMake builds it once per
- * variant, with WCHK_SUFFIX and the ISA flags set). */
-#include "sse/wide_avx2.h"
-#include "wide_check.inl"
