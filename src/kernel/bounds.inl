@@ -131,7 +131,7 @@ static inline void bd_hull_extent(const gjkb_context *ctx, mw has, iw first, iw 
 /* gjkb__body_class of hull lanes with n points (n >= 0). */
 static inline iw bd_hull_class(iw n)
 {
-    return pk_body_class(iw_splat(GJKB_HULL), pk_hull_class(n));
+    return ky_body_class(iw_splat(GJKB_HULL), ky_hull_class(n));
 }
 
 /* The first `lanes` of c to cls. */

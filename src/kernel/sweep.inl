@@ -128,7 +128,7 @@ static void sw_infos(gjkb__pairbuf *buf, uint32_t from, uint32_t to, const uint3
     for (; k + GJKB_W <= to; k += GJKB_W) {
         iw ca = iw_gather(c, iw_loadu((const int32_t *)(const void *)(buf->a + k)));
         iw cb = iw_gather(c, iw_loadu((const int32_t *)(const void *)(buf->b + k)));
-        iw_storeu((int32_t *)(void *)(buf->info + k), pk_pair_info(ca, cb));
+        iw_storeu((int32_t *)(void *)(buf->info + k), ky_pair_info(ca, cb));
     }
     for (; k < to; k++)
         buf->info[k] = gjkb__pair_info(cls[buf->a[k]], cls[buf->b[k]]);
