@@ -309,7 +309,8 @@ static void test_zero_size_tiny_gaps_every_backend(void **state)
  * non-unit quaternion (its float rotation is off by an ulp, so the support
  * plane's bound lands a rounding above or below the contact), with
  * max_distance 1e-9 and 1e-3 of the scale: overlap on the reference and
- * every wide backend (found by the API fuzzer: separated at distance 0). */
+ * every wide backend (found by the API fuzzer: separated at distance 0,
+ * and the reference separated at its lower bound on a huge sphere). */
 static void test_early_stop_inside_band_every_backend(void **state)
 {
     (void)state;
@@ -321,6 +322,11 @@ static void test_early_stop_inside_band_every_backend(void **state)
             gjkb_shape a = tu_rot(tu_sphere(radii[r]), turns[k]), b = tu_at(tu_sphere(0), radii[r], 0, 0);
             tu_batch_add(&t, &a, &b);
         }
+    /* A sphere of radius 1e10 and a box 512 units off its surface: inside
+     * the band (1e-6 of the scale), where the reference stopped early too. */
+    gjkb_shape big = tu_at(tu_sphere(1e10), 1e9, -1e9, 0), small = tu_rounded(tu_box(1.390625, 1.390625, 1.390625), 1.390625);
+    small = tu_at(small, 1e9 + 1e10 + 512 + 2 * 1.390625, -1e9, 0);
+    tu_batch_add(&t, &big, &small);
     for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
         if (!gjkb_backend_available((gjkb_backend)be))
             continue;

@@ -528,7 +528,9 @@ gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const 
                 break;
             }
         }
-        if (lower - margins > max_dist) {
+        /* Beyond max_distance, but never inside the touching band: a
+         * touching pair is not called separated by an early stop. */
+        if (lower - margins > fmax(max_dist, tol)) {
             stop = STOP_BEYOND;
             break;
         }
