@@ -4,17 +4,20 @@
 #      the SIMDe-emulated NEON kernel;
 #   2. ASan + UBSan build: all tests;
 #   3. aarch64 cross build run under qemu-aarch64: real NEON instructions;
+#   4. the libFuzzer harnesses (clang, ASan + UBSan), 60 s each
+#      (scripts/fuzz.sh);
 # and between 1 and 2, an install used by a user's project (CMake package,
 # pkg-config).
 # GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
 # the native build; the sanitizer run uses 100,000 and the qemu run 10,000 to
 # stay fast, and the qemu run checks 20,000 oracle pairs per kind pair instead
 # of 100,000: GJKB_ORACLE_PAIRS).
-# SKIP_CROSS=1 or SKIP_SANITIZE=1 leave a stage out.
+# SKIP_CROSS=1, SKIP_SANITIZE=1 or SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=(build)
 [ "${SKIP_CROSS:-0}" = 1 ] || jobs+=(cross)
+[ "${SKIP_FUZZ:-0}" = 1 ] || jobs+=(fuzz)
 bash scripts/deps.sh "${jobs[@]}"
 n=$(nproc)
 
@@ -50,5 +53,8 @@ if [ "${SKIP_CROSS:-0}" != 1 ]; then
   cmake --build build-aarch64 -j"$n" >/dev/null
   GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-10000} GJKB_ORACLE_PAIRS=${GJKB_ORACLE_PAIRS:-20000} \
     ctest --test-dir build-aarch64 --output-on-failure -j"$n"
+fi
+if [ "${SKIP_FUZZ:-0}" != 1 ]; then
+  bash scripts/fuzz.sh 60
 fi
 echo "== all test suites passed"
