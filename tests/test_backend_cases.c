@@ -630,74 +630,6 @@ static void test_stats_every_backend(void **state)
     tu_batch_free(&t);
 }
 
-/* A row of n boxes with two pairs per body (enough for body records),
- * run in distance mode on ctx; status and distance out. */
-static void run_row(gjkb_context *ctx, uint32_t n, uint8_t *status, double *dist)
-{
-    uint8_t *kind = malloc(n);
-    double *p[3];
-    float *q[4], *sz[3];
-    for (int k = 0; k < 3; k++) {
-        p[k] = calloc(n, sizeof(double));
-        sz[k] = malloc(n * sizeof(float));
-    }
-    for (int k = 0; k < 4; k++)
-        q[k] = calloc(n, sizeof(float));
-    for (uint32_t i = 0; i < n; i++) {
-        kind[i] = GJKB_BOX;
-        p[0][i] = 1.5 * i;
-        q[0][i] = 1.0f;
-        for (int k = 0; k < 3; k++)
-            sz[k][i] = 0.5f + 0.25f * (float)(i % 3);
-    }
-    uint32_t np = 2 * n, *a = malloc(np * sizeof(uint32_t)), *b = malloc(np * sizeof(uint32_t));
-    for (uint32_t i = 0; i < np; i++) {
-        a[i] = i % n;
-        b[i] = (7 * i + 1) % n;
-    }
-    gjkb_bodies bodies = { .count = n, .kind = kind, .px = p[0], .py = p[1], .pz = p[2], .qw = q[0], .qx = q[1],
-                           .qy = q[2], .qz = q[3], .sx = sz[0], .sy = sz[1], .sz = sz[2] };
-    gjkb_pairs pairs = { .count = np, .a = a, .b = b };
-    gjkb_results r = { .status = status, .distance = dist };
-    gjkb_query query = { .mode = GJKB_DISTANCE };
-    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &query, &r), GJKB_OK);
-    free(kind);
-    for (int k = 0; k < 3; k++) {
-        free(p[k]);
-        free(sz[k]);
-    }
-    for (int k = 0; k < 4; k++)
-        free(q[k]);
-    free(a);
-    free(b);
-}
-
-/* A context that ran a smaller batch answers a larger one (its body
- * records grown) as a fresh context does, bit for bit. */
-static void test_growing_batches_every_backend(void **state)
-{
-    (void)state;
-    enum { SMALL = 100, LARGE = 5000 };
-    uint8_t *st[2] = { malloc(2 * LARGE), malloc(2 * LARGE) };
-    double *d[2] = { malloc(2 * LARGE * sizeof(double)), malloc(2 * LARGE * sizeof(double)) };
-    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
-        if (!gjkb_backend_available((gjkb_backend)bk))
-            continue;
-        gjkb_context *used = context((gjkb_backend)bk), *fresh = context((gjkb_backend)bk);
-        run_row(used, SMALL, st[0], d[0]);
-        run_row(used, LARGE, st[0], d[0]);
-        run_row(fresh, LARGE, st[1], d[1]);
-        assert_memory_equal(st[0], st[1], 2 * LARGE);
-        assert_memory_equal(d[0], d[1], 2 * LARGE * sizeof(double));
-        gjkb_destroy(used);
-        gjkb_destroy(fresh);
-    }
-    for (int k = 0; k < 2; k++) {
-        free(st[k]);
-        free(d[k]);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -710,7 +642,6 @@ int main(void)
         cmocka_unit_test(test_far_pairs_every_backend),
         cmocka_unit_test(test_zero_size_tiny_gaps_every_backend),
         cmocka_unit_test(test_early_stop_inside_band_every_backend),
-        cmocka_unit_test(test_growing_batches_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
