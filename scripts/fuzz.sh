@@ -45,7 +45,9 @@ run() {
     grep -E '^#[0-9]+[[:space:]]+DONE' "$log" || true
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
   else
-    tail -n 60 "$log"
+    # the report from its first line (its end is ASan's shadow legend)
+    awk '/^fuzz_(api|pairfile): |ERROR: |runtime error/ { on = 1 } on && n++ < 40' "$log"
+    grep -E 'SUMMARY: |Test unit written' "$log" || true
     echo "fuzz.sh: fuzz_$name found a problem; input in $findings/, log in $log" >&2
     failed=1
   fi
