@@ -283,8 +283,7 @@ static GJKB_INLINE simplex_w sx_feature_closest(const v3w q[3], const v3w qa[3],
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f), two = fw_splat(2.0f), three = fw_splat(3.0f);
     /* Only the lanes in use decide which blocks run: a queue's lanes past
-     * its count hold rows never written (valgrind saw the branches read
-     * them; no answer depended on it). */
+     * its count hold rows never written. */
     mw face = mw_and(lanes, fw_eq(n, three)), seg = mw_and(lanes, fw_eq(n, two));
     simplex_w r;
     for (int i = 0; i < 3; i++) {
