@@ -74,17 +74,22 @@ static void scan_line(scan *sc, const uint8_t *p, size_t n)
     sc->hulls += field_is(f, len, "hull");
 }
 
+/* Lines end in LF, CR LF or a lone CR (docs/file-format.md). */
 static scan scan_input(const uint8_t *data, size_t size)
 {
     scan sc = { 0, 0, 0, 0 };
     size_t start = 0;
-    for (size_t i = 0; i < size; i++) {
-        if (data[i] == '\n') {
+    if (size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))   /* a UTF-8 byte-order mark is skipped */
+        start = 3;
+    for (size_t i = start; i < size; i++) {
+        if (data[i] == '\n' || data[i] == '\r') {
             scan_line(&sc, data + start, i - start);
+            if (data[i] == '\r' && i + 1 < size && data[i + 1] == '\n')
+                i++;
             start = i + 1;
         }
     }
-    if (start < size)   /* a last line without a newline */
+    if (start < size)   /* a last line without a line end */
         scan_line(&sc, data + start, size - start);
     return sc;
 }
