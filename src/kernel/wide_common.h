@@ -198,8 +198,10 @@ static inline v3w row_get3(const float **in, size_t stride)
     return v3_make(x, y, row_get(in, stride));
 }
 
-/* Kernel helpers pass wide structs by value: they must inline. */
-#if defined(__GNUC__)
+/* Kernel helpers pass wide structs by value: they must inline. The
+ * sanitizer builds leave it to the compiler (GJKB_NO_FORCE_INLINE): forced,
+ * the instrumented kernel units take many minutes each to compile. */
+#if defined(__GNUC__) && !defined(GJKB_NO_FORCE_INLINE)
 #define GJKB_INLINE inline __attribute__((always_inline))
 #else
 #define GJKB_INLINE inline
