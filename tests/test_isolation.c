@@ -8,7 +8,8 @@
  * and axis-aligned placements (exact zeros in search directions), kinds
  * mixed within a kind class, low iteration caps that stop lanes in every
  * loop and hand-over, and gjkb_step's frame path. The fuzzing reproducers
- * of issue 13 are named tests. */
+ * of issue 13 are named tests. GJKB_ISOLATION_PAIRS sets the size of the
+ * random sets (default 600; the qemu run uses fewer). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,15 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+
+#include <stdlib.h>
+
+static uint32_t set_size(void)
+{
+    const char *env = getenv("GJKB_ISOLATION_PAIRS");
+    unsigned long n = env ? strtoul(env, NULL, 10) : 600;
+    return n ? (uint32_t)n : 600;
+}
 
 /* Iteration caps that stop lanes inside the proof/light loops (1-5), at
  * their hand-overs (16, 17, 32, 33) and the default (0). */
@@ -195,7 +205,7 @@ static void test_degenerate_neighbours(void **state)
 {
     (void)state;
     tu_batch t;
-    degenerate_batch(&t, 600, 13);
+    degenerate_batch(&t, set_size(), 13);
     check_isolation(&t, 13);
     tu_batch_free(&t);
 }
@@ -207,7 +217,7 @@ static void test_round_neighbours(void **state)
     tu_rng r = tu_rng_make(17);
     tu_batch t;
     memset(&t, 0, sizeof t);
-    for (uint32_t i = 0; i < 600; i++) {
+    for (uint32_t i = 0, n = set_size(); i < n; i++) {
         gjkb_shape a = degenerate_shape(&r), b = degenerate_shape(&r);
         a.kind = tu_below(&r, 2) ? GJKB_CONE : GJKB_CYLINDER;
         b.kind = tu_below(&r, 3) ? GJKB_CONE : GJKB_CYLINDER;
