@@ -344,6 +344,36 @@ static void test_early_stop_inside_band_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* A tolerance finer than float resolves (down to the least subnormal):
+ * a support plane that stops a lane beyond max_distance may round its lower
+ * bound into the band. Such a lane must not come out separated at a
+ * distance within the band (the API fuzzer: a sphere touching a capsule's
+ * segment exactly, status separated at distance 0 on every wide backend). */
+static void test_fine_tolerance_never_separated_inside_band(void **state)
+{
+    (void)state;
+    static const float turn[4] = { -3.4375f, -3.4375f, 1.125f, -3.4375f };
+    gjkb_shape a = tu_at(tu_rot(tu_sphere(3.125), turn), 1e9, -1e9, 0);
+    gjkb_shape b = tu_at(tu_capsule(0, 0.0625), 1e9 + 3.125, -1e9, 0);
+    tu_batch t = { 0 };
+    tu_batch_add(&t, &a, &b);
+    static const double tols[] = { 4.9406564584124654e-324, 1e-300, 1e-12, 1e-9 };
+    for (int be = GJKB_BACKEND_REFERENCE; be < GJKB_BACKEND_COUNT; be++) {
+        if (!gjkb_backend_available((gjkb_backend)be))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)be);
+        for (int k = 0; k < 4; k++) {
+            gjkb_query q = { .mode = GJKB_DISTANCE, .tolerance = tols[k], .max_distance = 1e-9, .max_iterations = 8 };
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            if (t.status[0] != GJKB_OVERLAP)
+                fail_msg("%s, tolerance %g: %s at %g", gjkb_backend_name((gjkb_backend)be), tols[k],
+                         gjkb_status_name((gjkb_status)t.status[0]), t.distance[0]);
+        }
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+}
+
 /* Warm starts (good, reversed, zero, NaN) change at most the iteration
  * count's path, never the verdict, and the distance only within tolerance. */
 static void test_warm_start_every_backend(void **state)
@@ -642,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_far_pairs_every_backend),
         cmocka_unit_test(test_zero_size_tiny_gaps_every_backend),
         cmocka_unit_test(test_early_stop_inside_band_every_backend),
+        cmocka_unit_test(test_fine_tolerance_never_separated_inside_band),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

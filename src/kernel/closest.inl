@@ -193,8 +193,12 @@ static GJKB_INLINE void cl_advance(const pack_w *pk, cl_state *st, cl_lanes *t, 
  * stopped without converging with a real gap left and not already proven
  * touching (an overlap's verdict is settled whatever the remaining gap), or
  * settled near contact with the upper bound outside the touching band but
- * the lower bound v.w/|v| within it, so neither verdict is proven. */
-static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_lanes *t, mw retry, mw *limit)
+ * the lower bound v.w/|v| within it, so neither verdict is proven; in
+ * distance mode also a lane a support plane stopped whose lower bound
+ * rounds into the band (a tolerance finer than float resolves): reported,
+ * it would be a separated pair at a distance within the band. */
+static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_lanes *t, mw retry, mw *limit,
+                                const int distance_mode)
 {
     const fw zero = fw_zero();
     fw gap = fw_sub(fw_sqrt(st->vv), pk->m);
@@ -211,6 +215,8 @@ static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_l
     straddle = mw_and(straddle, mw_or(fw_le(st->last_vw, zero),
                                       fw_le(fw_mul(st->last_vw, st->last_vw), fw_mul(pk->touch2, st->vv))));
     unsure = mw_or(unsure, straddle);
+    if (distance_mode)
+        unsure = mw_or(unsure, mw_andnot(mw_andnot(t->done_sep, t->done_core), fw_gt(t->lower, pk->tol)));
     status = iw_sel(unsure, iw_splat(K_REFINE), status);
     status = iw_sel(retry, iw_splat(K_RETRY), status);
     return iw_sel(pk->valid, status, iw_splat(K_INVALID));
@@ -241,7 +247,7 @@ static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mod
     }
     mw retry = end < bound ? mw_and(t.active, pk.valid) : mw_false();
     mw limit;
-    iw status = cl_status(&pk, &st, &t, retry, &limit);
+    iw status = cl_status(&pk, &st, &t, retry, &limit, distance_mode);
     vd_store_status(c, status, t.iters, &t.counts);
     unsigned bits = mw_bits(retry);
     if (bits)

@@ -199,7 +199,8 @@ static GJKB_INLINE void lt_advance(lt_state *st, lt_lanes *t, v3w a, v3w aa, fw 
  * stopped by a support plane reports along its search direction); a lane
  * converged outside the touching band with the plane's lower bound inside
  * it has neither verdict proven in float, and goes to the reference as in
- * the closest-point loop, as do stalled lanes and far pairs. */
+ * the closest-point loop, as do stalled lanes, far pairs, and lanes a
+ * support plane stopped with a lower bound that rounds into the band. */
 static GJKB_INLINE iw lt_distance_status(const pack_w *pk, const lt_state *st, const lt_lanes *t, mw *limit,
                                          simplex_w *sx, v3w *v, fw *vv)
 {
@@ -214,7 +215,8 @@ static GJKB_INLINE iw lt_distance_status(const pack_w *pk, const lt_state *st, c
     mw straddle = mw_andnot(t->conv, touching);
     straddle = mw_and(straddle, mw_or(fw_ge(t->last_da, fw_zero()),
                                       fw_le(fw_mul(t->last_da, t->last_da), fw_mul(pk->touch2, t->last_dd))));
-    return iw_sel(mw_or(mw_or(straddle, t->unsure), pk->far), iw_splat(K_REFINE), status);
+    mw thin = mw_andnot(mw_andnot(t->done_sep, t->hit), fw_gt(t->lower, pk->tol));
+    return iw_sel(mw_or(mw_or(straddle, t->unsure), mw_or(thin, pk->far)), iw_splat(K_REFINE), status);
 }
 
 /* The end of a light pass: verdicts, answers, and the state of the lanes
