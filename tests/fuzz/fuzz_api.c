@@ -20,6 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* ---- failing ------------------------------------------------------------- */
 
+#define FUZZ_NAME "fuzz_api"
+#include "fuzz_check.h"
+
 static const fw_world *current;   /* printed with every failure */
 /* The pair a failed check was about (bodies), printed first; a frame's
  * pair is in no list the world prints. */
@@ -30,30 +33,16 @@ static void focus(uint32_t a, uint32_t b)
     focus_a = a, focus_b = b;
 }
 
-static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
+/* Printed after a failed check's message. */
+static void fuzz_context(void)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("fuzz_api: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
     if (current && focus_a != UINT32_MAX) {
         fprintf(stderr, "# the pair concerned: bodies %u, %u\n", focus_a, focus_b);
         fw_print_bodies(stderr, current, focus_a, focus_b);
     }
     if (current)
         fw_print(stderr, current);
-    abort();
 }
-
-#define CHECK(cond, ...)        \
-    do {                        \
-        if (!(cond))            \
-            fail(__VA_ARGS__);  \
-    } while (0)
 
 /* ---- contexts, made once per process -------------------------------------- */
 

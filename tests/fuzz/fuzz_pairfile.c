@@ -17,24 +17,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+#define FUZZ_NAME "fuzz_pairfile"
+#include "fuzz_check.h"
 
-static void fail(const char *fmt, ...)
+/* The input itself is what libFuzzer saves; nothing more to print. */
+static void fuzz_context(void)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("fuzz_pairfile: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
 }
-
-#define CHECK(cond, ...)        \
-    do {                        \
-        if (!(cond))            \
-            fail(__VA_ARGS__);  \
-    } while (0)
 
 /* ---- the independent scan ---------------------------------------------- */
 
