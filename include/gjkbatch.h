@@ -120,7 +120,10 @@ typedef struct gjkb_pairs {
 /* ---- queries ------------------------------------------------------------ */
 typedef enum gjkb_mode {
     GJKB_HIT = 0,       /* overlap or not, exiting as early as possible */
-    GJKB_DISTANCE = 1   /* distance, witness points and axis */
+    GJKB_DISTANCE = 1,  /* distance, witness points and axis */
+    GJKB_CONTACT = 2    /* signed distance (minus the penetration depth when
+                           overlapping), normal, witnesses and a contact
+                           manifold of up to GJKB_MAX_CONTACTS points */
 } gjkb_mode;
 
 typedef struct gjkb_query {
@@ -128,8 +131,10 @@ typedef struct gjkb_query {
     uint32_t max_iterations;   /* per pair; 0: GJKB_DEFAULT_MAX_ITERATIONS (pairs the
                                   reference answers: GJKB_REFERENCE_MAX_ITERATIONS) */
     double tolerance;          /* relative touching tolerance; 0: GJKB_DEFAULT_TOLERANCE */
-    double max_distance;       /* distance mode: a pair proven farther apart than this
-                                  may stop early (see gjkb_results); 0: no limit */
+    double max_distance;       /* distance and contact modes: a pair proven farther
+                                  apart than this may stop early (see gjkb_results);
+                                  0: no limit. Contact mode: separated pairs within
+                                  it get a speculative manifold */
     /* Optional warm start: one axis per pair (world, from A to B, any
      * length), typically last frame's gjkb_results n. NULL: start from the
      * centre offset. A zero or non-finite axis falls back to the offset. */
@@ -145,6 +150,32 @@ typedef enum gjkb_status {
                             empty or non-finite hull, magnitude > GJKB_MAX_COORD */
 } gjkb_status;
 
+/* Points per contact manifold at most. */
+#define GJKB_MAX_CONTACTS 4
+
+/* Contact manifolds (contact mode), SoA with GJKB_MAX_CONTACTS slots per
+ * pair: point k of pair i is entry i * GJKB_MAX_CONTACTS + k. Only count is
+ * required when any array is given; the others may be NULL (x, y, z as a
+ * group). Slots from count[i] on are NaN (feature 0).
+ *   count       points in the manifold, 0..GJKB_MAX_CONTACTS. 0 for a
+ *               separated pair unless max_distance > 0 and the gap is
+ *               within it (a speculative manifold), and for limit and
+ *               invalid pairs.
+ *   a, b        the point on A's surface and the point on B's, world
+ *               coordinates; b - a is parallel to the pair's normal n.
+ *   separation  (b - a) . n: negative where the shapes interpenetrate. The
+ *               first point is the deepest: its separation equals distance.
+ *   feature     the pair of features (face, edge, vertex of each core) the
+ *               point comes from, packed; the same from frame to frame
+ *               while the same features touch, for a solver's warm start. */
+typedef struct gjkb_manifolds {
+    uint8_t *count;
+    double *ax, *ay, *az;
+    double *bx, *by, *bz;
+    double *separation;
+    uint32_t *feature;
+} gjkb_manifolds;
+
 /* Results, SoA, one entry per pair in pair order. Only status is required;
  * every other array may be NULL when not wanted (x, y and z of a point come
  * as a group: all three or none).
@@ -157,7 +188,18 @@ typedef enum gjkb_status {
  *             for overlap only when the cores are apart and the margins touch
  *             or overlap, else NaN). |b - a| = distance for separated pairs.
  *   n         unit axis from A to B (distance mode; NaN where undefined).
- *   iterations  support evaluations of the Minkowski difference used. */
+ *   iterations  support evaluations of the Minkowski difference used.
+ * Contact mode differs from distance mode for overlapping pairs only:
+ *   distance  minus the penetration depth: the length of the shortest
+ *             translation of B that leaves the shapes only touching (0 to
+ *             -tolerance * scale for pairs within the touching band).
+ *   n         unit direction of that translation, from A to B: moving B by
+ *             depth along n makes the shapes touch. Never NaN for a valid
+ *             overlapping pair; where it is not unique (coincident spheres)
+ *             a deterministic choice.
+ *   a, b      a is A's point farthest along n, b is B's point farthest
+ *             along -n: b - a = distance * n.
+ *   manifold  see gjkb_manifolds (all NULL: none written). */
 typedef struct gjkb_results {
     uint8_t *status;                  /* gjkb_status */
     double *distance;
@@ -165,6 +207,7 @@ typedef struct gjkb_results {
     double *bx, *by, *bz;
     double *nx, *ny, *nz;
     uint32_t *iterations;
+    gjkb_manifolds manifold;          /* contact mode only */
 } gjkb_results;
 
 /* ---- context ----------------------------------------------------------- */
@@ -260,11 +303,20 @@ typedef struct gjkb_shape {
     float rot[4];        /* quaternion w, x, y, z */
 } gjkb_shape;
 
+/* One point of a contact manifold (see gjkb_manifolds). */
+typedef struct gjkb_contact {
+    double a[3], b[3];
+    double separation;
+    uint32_t feature;
+} gjkb_contact;
+
 typedef struct gjkb_result {
     gjkb_status status;
     uint32_t iterations;
     double distance;
     double a[3], b[3], n[3];
+    uint32_t contact_count;           /* contact mode: 0..GJKB_MAX_CONTACTS */
+    gjkb_contact contacts[GJKB_MAX_CONTACTS];
 } gjkb_result;
 
 /* One pair through the independent double-precision reference GJK, with
