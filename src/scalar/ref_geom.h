@@ -196,7 +196,7 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
  * | index, type 0 vertex, 1 edge, 2 face: see gjkb_manifolds). */
 #define REF_FEATURE_MAX 32
 /* Vertices of the polygon inscribed in a cylinder's cap or a cone's base. */
-#define REF_RIM_POINTS 8
+#define REF_RIM_POINTS GJKB_CONTACT_RIM
 /* Sine of the angle within which a face (or segment) still counts as
  * perpendicular to the normal: a face tilted by up to 1.5e-3 rad is still
  * the face. Not more: a rounded feature's points, moved by the margin
