@@ -85,6 +85,9 @@ static inline ref_vec hull_point(const ref_core *c, uint32_t i)
 /* A point of the core that is furthest along u (u non-zero, core frame). */
 ref_vec gjkb__ref_core_support(const ref_core *c, ref_vec u);
 
+/* Rotation matrix of a quaternion (w, x, y, z), normalized in double. */
+ref_mat gjkb__ref_rotation(const float q[4]);
+
 /* The pair in A's frame, lengths in solver units: a power of two near the
  * pair's scale, so that rescaling is exact and squared lengths can neither
  * underflow nor overflow. */
