@@ -61,8 +61,10 @@ static gjkb_result penetration(const ref_setup *su, const gjkb__params *p, const
     uint32_t it = g->iterations + d.iterations;
     if (d.gap == 0.0 && d.depth == 0.0)
         d.n = flat_normal(d.n, su->pr.off);
+    if (d.searched)
+        gjkb__ref_witness(&su->pr, d.n, &d.pa, &d.pb);
     double dist = -(d.depth + su->margin_a + su->margin_b);
-    gjkb_status status = !(d.gap <= REF_EPA_ACCEPT) ? GJKB_LIMIT : dist <= su->tol ? GJKB_OVERLAP : GJKB_SEPARATED;
+    gjkb_status status = !d.settled ? GJKB_LIMIT : dist <= su->tol ? GJKB_OVERLAP : GJKB_SEPARATED;
     if (!isfinite(dist) || !(fabs(length(d.n) - 1.0) < 1e-6))
         return gjkb__ref_nan_result(GJKB_LIMIT, it, NAN);
     ref_vec a = madd(d.pa, d.n, su->margin_a);

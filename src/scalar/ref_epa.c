@@ -373,6 +373,8 @@ static ref_depth flat_depth(const ref_vertex *s, int dim, ref_vec flat, uint32_t
 {
     ref_depth r;
     r.gap = 0.0;
+    r.settled = true;
+    r.searched = false;
     r.depth = 0.0;
     r.n = flat;
     r.iterations = it;
@@ -413,28 +415,72 @@ static int holding_face(const epa_poly *P, int f)
     return best;
 }
 
-/* The polytope's answer: from the nearest face when converged (or close
- * enough to be accepted), else the best upper bound with its axis and A's
- * support along it. */
+/* Where EPA's bounds do not meet (curved cores with a shallow minimum, as
+ * a point near the axis of a cylinder or cone: a whole rim is nearly as
+ * deep), a local search for the minimum of h(u) = max over D of u . x
+ * from EPA's best axis: compass search on the unit sphere, the step
+ * doubling after a better h and halving after none, until it is below
+ * REFINE_STEP (settled) or the budget is spent. */
+#define REFINE_START 1e-2
+#define REFINE_STEP 1e-9
+
+typedef struct epa_refined {
+    ref_vec n;
+    ref_vertex w; /* the support along n */
+    double h;
+    bool settled;
+} epa_refined;
+
+static epa_refined refine(const ref_pair *pr, ref_vec u, uint32_t budget, uint32_t *it)
+{
+    epa_refined r = { u, pair_support(pr, u), 0.0, false };
+    r.h = dot(r.w.y, u);
+    (*it)++;
+    double step = REFINE_START;
+    for (uint32_t used = 0; step > REFINE_STEP && used + 4 <= budget;) {
+        ref_vec t1 = any_perpendicular(r.n), t2 = cross(r.n, t1);
+        bool better = false;
+        for (int k = 0; k < 4 && !better; k++) {
+            ref_vec dir = k < 2 ? t1 : t2;
+            ref_vec v = madd(r.n, k & 1 ? neg(dir) : dir, step);
+            v = scale(v, 1.0 / length(v));
+            ref_vertex w = pair_support(pr, v);
+            used++, (*it)++;
+            if (dot(w.y, v) < r.h)
+                r.n = v, r.w = w, r.h = dot(w.y, v), better = true;
+        }
+        step = better ? 2.0 * step : 0.5 * step;
+    }
+    r.settled = step <= REFINE_STEP;
+    return r;
+}
+
+/* The polytope's answer: from the nearest face (the one holding the
+ * origin's projection) when the bounds met or nearly; else from the local
+ * search, a limit when that did not settle either. */
 static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double upper, ref_vec best_n,
-                            uint32_t it)
+                            uint32_t it, uint32_t budget)
 {
     ref_depth r;
     const epa_face *F = &P->f[f];
-    r.iterations = it;
     r.gap = upper - F->d;
-    if (r.gap <= REF_EPA_ACCEPT) {
+    r.settled = r.gap <= REF_EPA_ACCEPT;
+    r.searched = !r.settled;
+    if (r.settled) {
         const epa_face *H = &P->f[holding_face(P, f)];
         ref_vertex tri[3] = { P->v[H->v[0]], P->v[H->v[1]], P->v[H->v[2]] };
         r.depth = F->d;
         r.n = F->n;
         simplex_witness(tri, 3, scale(F->n, F->d), &r.pa, &r.pb);
     } else {
-        r.depth = upper;
-        r.n = best_n;
-        r.pa = pair_support(pr, best_n).pa;
-        r.pb = madd(r.pa, best_n, -upper);
+        epa_refined e = refine(pr, best_n, budget, &it);
+        r.settled = e.settled;
+        r.depth = e.h;
+        r.n = e.n;
+        r.pa = e.w.pa;
+        r.pb = e.w.pb;
     }
+    r.iterations = it;
     return r;
 }
 
@@ -467,5 +513,5 @@ ref_depth gjkb__ref_epa(const ref_pair *pr, const ref_simplex *s, uint32_t budge
             break;
         f = nearest_face(&P);
     }
-    return poly_depth(pr, &P, f, upper, best_n, it);
+    return poly_depth(pr, &P, f, upper, best_n, it, budget);
 }

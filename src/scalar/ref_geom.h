@@ -165,7 +165,9 @@ typedef struct ref_gjk {
  * apart by a rounding-level gap. n: unit, from A to B (B's way out). pa, pb:
  * core points with pa - pb = depth * n within the tolerance. */
 typedef struct ref_depth {
-    double gap;      /* upper minus lower bound of the depth at the end */
+    double gap;      /* EPA's upper minus lower bound of the depth at the end */
+    bool settled;    /* the bounds met, or the local search converged */
+    bool searched;   /* from the local search: pa, pb are mere supports */
     double depth;
     ref_vec n, pa, pb;
     uint32_t iterations;
@@ -225,6 +227,12 @@ ref_feature gjkb__ref_feature(const ref_core *c, ref_vec u);
 uint16_t gjkb__ref_edge_key(gjkb_kind kind, uint16_t i, uint16_t j);
 /* Key of a hull face from the ids of its points (order free). */
 uint16_t gjkb__ref_hull_face_key(const uint16_t *id, int n);
+
+/* Witnesses along n from the supporting features: core points pa of A and
+ * pb of B over one point of the plane perpendicular to n (where the
+ * features' projections meet), so pa - pb is along n. False when they do
+ * not meet (the caller keeps what it has). */
+bool gjkb__ref_witness(const ref_pair *pr, ref_vec n, ref_vec *pa, ref_vec *pb);
 
 /* The contact-mode answer from GJK's outcome (ref_contact.c). */
 gjkb_result gjkb__ref_contact(const ref_setup *su, const gjkb__params *p, const ref_gjk *g);

@@ -167,9 +167,8 @@ static bool segment_across(const m_poly *f, ref_vec n)
 
 /* The feature of one side in the plane: A along n, or B along -n (its
  * points moved into A's frame). dir: the way into the other shape. */
-static m_poly project(const ref_setup *su, const m_plane *pl, bool is_b)
+static m_poly project(const ref_pair *pr, const m_plane *pl, bool is_b)
 {
-    const ref_pair *pr = &su->pr;
     ref_vec dir = is_b ? neg(pl->n) : pl->n;
     ref_feature rf = is_b ? gjkb__ref_feature(&pr->b, mul_t(&pr->rot, dir)) : gjkb__ref_feature(&pr->a, dir);
     m_poly f;
@@ -428,7 +427,7 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
                        ref_contact_point out[GJKB_MAX_CONTACTS])
 {
     m_plane pl = plane_of(n);
-    m_poly fa = project(su, &pl, false), fb = project(su, &pl, true);
+    m_poly fa = project(&su->pr, &pl, false), fb = project(&su->pr, &pl, true);
     m_cand c[M_MAX_CANDS];
     ref_contact_point pts[M_MAX_CANDS];
     int nc = lift_and_keep(su, &pl, &fa, &fb, c, clip_features(&fa, &fb, c), dist, keep, pts);
@@ -458,4 +457,27 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
     for (int k = 0; k < count; k++)
         out[k] = pts[pick[k]];
     return count;
+}
+
+bool gjkb__ref_witness(const ref_pair *pr, ref_vec n, ref_vec *pa, ref_vec *pb)
+{
+    m_plane pl = plane_of(n);
+    m_poly fa = project(pr, &pl, false), fb = project(pr, &pl, true);
+    double x, y;
+    if (fa.n == 1 || fb.n == 1) {
+        const m_poly *pt = fa.n == 1 ? &fa : &fb;
+        x = pt->x[0], y = pt->y[0];
+    } else {
+        /* the centre of the clipped points: inside both features */
+        m_cand c[M_MAX_CANDS];
+        int nc = clip_features(&fa, &fb, c);
+        if (nc == 0)
+            return false;
+        x = y = 0.0;
+        for (int i = 0; i < nc; i++)
+            x += c[i].x / nc, y += c[i].y / nc;
+    }
+    *pa = lift(&fa, &pl, x, y);
+    *pb = lift(&fb, &pl, x, y);
+    return true;
 }
