@@ -120,7 +120,10 @@ typedef struct gjkb_pairs {
 /* ---- queries ------------------------------------------------------------ */
 typedef enum gjkb_mode {
     GJKB_HIT = 0,       /* overlap or not, exiting as early as possible */
-    GJKB_DISTANCE = 1   /* distance, witness points and axis */
+    GJKB_DISTANCE = 1,  /* distance, witness points and axis */
+    GJKB_CONTACT = 2    /* signed distance (minus the penetration depth when
+                           overlapping), normal, witnesses and a contact
+                           manifold of up to GJKB_MAX_CONTACTS points */
 } gjkb_mode;
 
 typedef struct gjkb_query {
@@ -128,8 +131,10 @@ typedef struct gjkb_query {
     uint32_t max_iterations;   /* per pair; 0: GJKB_DEFAULT_MAX_ITERATIONS (pairs the
                                   reference answers: GJKB_REFERENCE_MAX_ITERATIONS) */
     double tolerance;          /* relative touching tolerance; 0: GJKB_DEFAULT_TOLERANCE */
-    double max_distance;       /* distance mode: a pair proven farther apart than this
-                                  may stop early (see gjkb_results); 0: no limit */
+    double max_distance;       /* distance and contact modes: a pair proven farther
+                                  apart than this may stop early (see gjkb_results);
+                                  0: no limit. Contact mode: separated pairs within
+                                  it get a speculative manifold */
     /* Optional warm start: one axis per pair (world, from A to B, any
      * length), typically last frame's gjkb_results n. NULL: start from the
      * centre offset. A zero or non-finite axis falls back to the offset. */
@@ -145,6 +150,53 @@ typedef enum gjkb_status {
                             empty or non-finite hull, magnitude > GJKB_MAX_COORD */
 } gjkb_status;
 
+/* Points per contact manifold at most. */
+#define GJKB_MAX_CONTACTS 4
+/* Vertices of the polygon inscribed in a cylinder's cap or a cone's base
+ * that stands for the disk in manifolds (feature keys below). */
+#define GJKB_CONTACT_RIM 8
+
+/* Contact manifolds (contact mode), SoA with GJKB_MAX_CONTACTS slots per
+ * pair: point k of pair i is entry i * GJKB_MAX_CONTACTS + k. Only count is
+ * required when any array is given; the others may be NULL (x, y, z as a
+ * group). Slots from count[i] on are NaN (feature 0).
+ *   count       points in the manifold, 0..GJKB_MAX_CONTACTS. 0 for a
+ *               separated pair unless max_distance > 0 and the gap is
+ *               within it (a speculative manifold), and for limit and
+ *               invalid pairs.
+ *   a, b        the point on A's surface and the point on B's, world
+ *               coordinates; b - a is parallel to the pair's normal n.
+ *   separation  (b - a) . n: negative where the shapes interpenetrate. The
+ *               first point is the deepest: its separation equals distance.
+ *   feature     the pair of features (face, edge, vertex of each core) the
+ *               point comes from, packed; the same from frame to frame
+ *               while the same features touch, for a solver's warm start.
+ *               (featureA << 16) | featureB, each 16 bits a 2-bit type
+ *               (0 vertex, 1 edge, 2 face) << 14 | a 14-bit index. Indices:
+ *               box vertex: bit k set where coordinate k is positive; box
+ *               edge: 4 * axis + the other two coordinates' bits; box face:
+ *               2 * axis + (positive side); capsule: vertex 0 (-z) and 1,
+ *               edge 0; cylinder cap k (0 bottom, 1 top) as face k with
+ *               GJKB_CONTACT_RIM vertices k * RIM + i on its rim (i counter-
+ *               clockwise from +x) and edges alike (edge i from vertex i
+ *               to the next), its side line as edge 2 * RIM (ends 2 * RIM
+ *               at the bottom, 2 * RIM + 1), a lone rim point as vertex
+ *               2 * RIM + cap; cone base face 0, rim vertices and edges
+ *               0..RIM-1, apex vertex RIM, slant line edge RIM, a lone rim
+ *               point vertex RIM + 1; sphere vertex 0;
+ *               hull vertex: the point's index (mod 2^14); hull edges and
+ *               faces: a 14-bit hash of their point indices (equal keys
+ *               for different features are possible, rarely). A point
+ *               where an edge of one feature crosses an edge of the other
+ *               carries both edges; a vertex over a face carries both. */
+typedef struct gjkb_manifolds {
+    uint8_t *count;
+    double *ax, *ay, *az;
+    double *bx, *by, *bz;
+    double *separation;
+    uint32_t *feature;
+} gjkb_manifolds;
+
 /* Results, SoA, one entry per pair in pair order. Only status is required;
  * every other array may be NULL when not wanted (x, y and z of a point come
  * as a group: all three or none).
@@ -157,7 +209,25 @@ typedef enum gjkb_status {
  *             for overlap only when the cores are apart and the margins touch
  *             or overlap, else NaN). |b - a| = distance for separated pairs.
  *   n         unit axis from A to B (distance mode; NaN where undefined).
- *   iterations  support evaluations of the Minkowski difference used. */
+ *   iterations  support evaluations of the Minkowski difference used.
+ * Contact mode differs from distance mode for overlapping pairs only:
+ *   distance  minus the penetration depth: the length of the shortest
+ *             translation of B that leaves the shapes only touching (0 to
+ *             -tolerance * scale for pairs within the touching band).
+ *   n         unit direction of that translation, from A to B: moving B by
+ *             depth along n makes the shapes touch. Never NaN for a valid
+ *             overlapping pair; where it is not unique (coincident spheres)
+ *             a deterministic choice.
+ *   a, b      a is A's point farthest along n, b is B's point farthest
+ *             along -n: b - a = distance * n.
+ *   status    limit when the depth did not converge within the bound
+ *             (curved cores): distance, a, b and n then hold the best
+ *             bound found (B moved by -distance along n is clear of A).
+ *   manifold  see gjkb_manifolds (all NULL: none written; only count,
+ *             when any other manifold array is given, is required). In
+ *             hit and distance modes the manifold arrays are not touched.
+ * For now every backend answers contact mode with the double-precision
+ * reference, pair by pair (docs/contacts.md). */
 typedef struct gjkb_results {
     uint8_t *status;                  /* gjkb_status */
     double *distance;
@@ -165,6 +235,7 @@ typedef struct gjkb_results {
     double *bx, *by, *bz;
     double *nx, *ny, *nz;
     uint32_t *iterations;
+    gjkb_manifolds manifold;          /* contact mode only */
 } gjkb_results;
 
 /* ---- context ----------------------------------------------------------- */
@@ -239,7 +310,8 @@ GJKB_API gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodie
  * is one of those lanes doing a pair's step (the sum of the pairs'
  * iterations, counted where the kernel ran them). Lane utilization is
  * lane_steps / (bundle_steps * width); the reference backend counts
- * nothing. The counts are the same for every thread count. */
+ * nothing, nor does contact mode (answered by the reference on every
+ * backend for now). The counts are the same for every thread count. */
 typedef struct gjkb_stats {
     uint32_t width;          /* lanes per bundle of the context's backend (0: reference) */
     uint64_t pairs;          /* pairs given to the wide kernel */
@@ -260,11 +332,20 @@ typedef struct gjkb_shape {
     float rot[4];        /* quaternion w, x, y, z */
 } gjkb_shape;
 
+/* One point of a contact manifold (see gjkb_manifolds). */
+typedef struct gjkb_contact {
+    double a[3], b[3];
+    double separation;
+    uint32_t feature;
+} gjkb_contact;
+
 typedef struct gjkb_result {
     gjkb_status status;
     uint32_t iterations;
     double distance;
     double a[3], b[3], n[3];
+    uint32_t contact_count;           /* contact mode: 0..GJKB_MAX_CONTACTS */
+    gjkb_contact contacts[GJKB_MAX_CONTACTS];
 } gjkb_result;
 
 /* One pair through the independent double-precision reference GJK, with
@@ -319,8 +400,11 @@ GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
  * GJKB_ERR_ARGUMENT. */
 typedef struct gjkb_frame {
     gjkb_pairs pairs;         /* candidate pairs */
-    gjkb_results results;     /* one entry per candidate pair (distance mode
-                                 fills distance, points and axis) */
+    gjkb_results results;     /* one entry per candidate pair (distance and
+                                 contact modes fill distance, points and
+                                 axis; contact mode also every manifold
+                                 array, GJKB_MAX_CONTACTS slots per pair,
+                                 owned by the context like the rest) */
     uint32_t hits;            /* pairs with status GJKB_OVERLAP */
     double seconds[4];        /* wall time of bounds, sort, sweep, narrowphase */
 } gjkb_frame;
@@ -329,8 +413,8 @@ GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, cons
                               const gjkb_query *query, gjkb_frame *out);
 
 /* Threads the context uses for gjkb_step, gjkb_find_pairs and
- * gjkb_query_batch on the wide backends (OpenMP; the reference backend's
- * loop stays on one thread). 0 or 1: the calling thread only; at most 1024.
+ * gjkb_query_batch on the wide backends, contact mode included (OpenMP;
+ * the reference backend's loop stays on one thread). 0 or 1: the calling thread only; at most 1024.
  * Results are bit-identical for every thread count. GJKB_ERR_UNSUPPORTED
  * above 1 when built without OpenMP. gjkb_get_threads returns at least 1
  * (0 for NULL). */

@@ -134,7 +134,7 @@ static char *answer(const char *text, gjkb_backend backend, gjkb_mode mode)
     double *col[10];
     for (int k = 0; k < 10; k++)
         assert_non_null(col[k] = calloc(n, sizeof(double)));
-    gjkb_results r = { status, col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7], col[8], col[9], iter };
+    gjkb_results r = { status, col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7], col[8], col[9], iter, {0} };
     if (mode == GJKB_HIT)
         r.ax = r.ay = r.az = r.bx = r.by = r.bz = r.nx = r.ny = r.nz = NULL; /* as the tool does */
     gjkb_bodies bodies = pairfile_bodies(&pf);
