@@ -93,22 +93,11 @@ static uint64_t contact_points(const gjkb_pairs *pairs, const gjkb_results *res)
     return n;
 }
 
-int snapshot_write(FILE *out, const world *w, const gjkb_pairs *pairs, const gjkb_results *res,
-                   const snapshot_label *label)
+/* The root element, the title, the background, the walls and the caption
+ * (contacts: the points are counted in it). */
+static void write_frame_header(FILE *out, const world *w, const gjkb_pairs *pairs, const gjkb_results *res,
+                               const snapshot_label *label, uint32_t hits, int contacts)
 {
-    const uint8_t *status = res->status;
-    /* contacts need the manifold, the points and the normal */
-    int contacts = label->contacts && res->manifold.count && res->manifold.ax && res->manifold.bx && res->nx;
-    uint8_t *hit = calloc(w->count ? w->count : 1, 1);
-    if (!hit)
-        return -1;
-    uint32_t hits = 0;
-    for (uint32_t i = 0; i < pairs->count; i++)
-        if (status[i] == GJKB_OVERLAP) {
-            hit[pairs->a[i]] = hit[pairs->b[i]] = 1;
-            hits++;
-        }
-
     /* The view: the box the centres move in, widened by the largest
      * body, and a band above it for the caption. */
     double hx = w->half[0] + w->max_radius, hy = w->half[1] + w->max_radius;
@@ -139,6 +128,24 @@ int snapshot_write(FILE *out, const world *w, const gjkb_pairs *pairs, const gjk
         fprintf(out, ", %llu contact points (blue) and normals (green)",
                 (unsigned long long)contact_points(pairs, res));
     fprintf(out, "%s%s</text>\n", label->backend ? ", backend " : "", label->backend ? label->backend : "");
+}
+
+int snapshot_write(FILE *out, const world *w, const gjkb_pairs *pairs, const gjkb_results *res,
+                   const snapshot_label *label)
+{
+    const uint8_t *status = res->status;
+    /* contacts need the manifold, the points and the normal */
+    int contacts = label->contacts && res->manifold.count && res->manifold.ax && res->manifold.bx && res->nx;
+    uint8_t *hit = calloc(w->count ? w->count : 1, 1);
+    if (!hit)
+        return -1;
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < pairs->count; i++)
+        if (status[i] == GJKB_OVERLAP) {
+            hit[pairs->a[i]] = hit[pairs->b[i]] = 1;
+            hits++;
+        }
+    write_frame_header(out, w, pairs, res, label, hits, contacts);
 
     /* Quiet bodies first, so that the highlighted ones sit on top. */
     fputs("<g class=\"static\" fill=\"#e2e2e2\" stroke=\"#777\" stroke-width=\"0.04\">\n", out);
