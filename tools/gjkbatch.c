@@ -691,6 +691,15 @@ static void print_lane_use(const gjkb_context *ctx, int width)
            (double)st.lane_steps / (double)st.pairs, st.width);
 }
 
+/* Contact mode: the points of every manifold of a batch. */
+static uint64_t manifold_points(const gjkb_results *r, uint32_t count)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; r->manifold.count && i < count; i++)
+        n += r->manifold.count[i];
+    return n;
+}
+
 static int cmd_batch(int argc, char **argv)
 {
     options o = { .mode = GJKB_DISTANCE, .backend = GJKB_BACKEND_AUTO, .pairs = 100000, .seed = 1, .repeat = 5 };
@@ -757,6 +766,8 @@ static int cmd_batch(int argc, char **argv)
     printf("%-21s %lu\n", "separated:", (unsigned long)count[GJKB_SEPARATED]);
     printf("%-21s %lu\n", "limit:", (unsigned long)count[GJKB_LIMIT]);
     printf("%-21s %lu\n", "invalid:", (unsigned long)count[GJKB_INVALID]);
+    if (o.mode == GJKB_CONTACT)
+        printf("%-21s %llu\n", "contact points:", (unsigned long long)manifold_points(&rb.r, s.pair_count));
     printf("%-21s %.3f ms (best of %lu)\n", "time:", best * 1e3, (unsigned long)o.repeat);
     printf("%-21s %.0f\n", "pairs/s:", best > 0.0 ? s.pair_count / best : 0.0);
     print_lane_use(ctx, 21);
@@ -882,12 +893,10 @@ static int verify_frame(const options *o, const world *w, const gjkb_bodies *bod
 static void frame_contacts(const gjkb_frame *fr, uint64_t *points, double *depth_sum)
 {
     const gjkb_results *r = &fr->results;
-    for (uint32_t i = 0; i < fr->pairs.count; i++) {
-        if (r->manifold.count)
-            *points += r->manifold.count[i];
-        if (r->status[i] == GJKB_OVERLAP && r->distance)
+    *points += manifold_points(r, fr->pairs.count);
+    for (uint32_t i = 0; r->distance && i < fr->pairs.count; i++)
+        if (r->status[i] == GJKB_OVERLAP)
             *depth_sum -= r->distance[i];
-    }
 }
 
 static int cmd_run(int argc, char **argv)
