@@ -14,6 +14,8 @@
 
 /* The double arrays of gjkb_results, in its field order. */
 enum { RES_DISTANCE, RES_AX, RES_AY, RES_AZ, RES_BX, RES_BY, RES_BZ, RES_NX, RES_NY, RES_NZ, RES_ARRAYS };
+/* The double arrays of gjkb_manifolds, in its field order. */
+enum { MAN_AX, MAN_AY, MAN_AZ, MAN_BX, MAN_BY, MAN_BZ, MAN_SEPARATION, MAN_ARRAYS };
 
 struct gjkb__frame {
     /* the boxes, SoA (min x, y, z, max x, y, z), and on a wide backend each
@@ -26,6 +28,12 @@ struct gjkb__frame {
     uint32_t *iterations;
     double *res[RES_ARRAYS];
     uint32_t res_cap;
+    /* contact mode's manifolds: count, then GJKB_MAX_CONTACTS slots per
+     * pair of the gjkb_manifolds arrays (a, b, separation; feature) */
+    uint8_t *m_count;
+    double *m_res[MAN_ARRAYS];
+    uint32_t *m_feature;
+    uint32_t m_cap;
 };
 
 void gjkb__frame_free(gjkb_context *ctx)
@@ -40,6 +48,10 @@ void gjkb__frame_free(gjkb_context *ctx)
     free(fr->iterations);
     for (int k = 0; k < RES_ARRAYS; k++)
         free(fr->res[k]);
+    free(fr->m_count);
+    for (int k = 0; k < MAN_ARRAYS; k++)
+        free(fr->m_res[k]);
+    free(fr->m_feature);
     free(fr);
     ctx->frame = NULL;
 }
@@ -68,16 +80,34 @@ static bool results_reserve(struct gjkb__frame *fr, uint32_t n)
     return gjkb__grow_arrays(arrays, elem, 2 + RES_ARRAYS, &fr->res_cap, n);
 }
 
+/* Contact mode: the manifold arrays for n pairs. */
+static bool manifolds_reserve(struct gjkb__frame *fr, uint32_t n)
+{
+    void **arrays[2 + MAN_ARRAYS] = { (void **)&fr->m_count, (void **)&fr->m_feature };
+    size_t elem[2 + MAN_ARRAYS] = { 1, GJKB_MAX_CONTACTS * sizeof(uint32_t) };
+    for (int k = 0; k < MAN_ARRAYS; k++) {
+        arrays[2 + k] = (void **)&fr->m_res[k];
+        elem[2 + k] = GJKB_MAX_CONTACTS * sizeof(double);
+    }
+    return gjkb__grow_arrays(arrays, elem, 2 + MAN_ARRAYS, &fr->m_cap, n);
+}
+
 /* The result arrays as gjkb_results: hit mode has no points or axis, so
- * those stay NULL. */
-static gjkb_results results_of(const struct gjkb__frame *fr, bool points)
+ * those stay NULL; only contact mode has manifolds. */
+static gjkb_results results_of(const struct gjkb__frame *fr, gjkb_mode mode)
 {
     gjkb_results r = { .status = fr->status, .distance = fr->res[RES_DISTANCE], .iterations = fr->iterations };
-    if (points) {
+    if (mode != GJKB_HIT) {
         double *const *d = fr->res;
         r.ax = d[RES_AX], r.ay = d[RES_AY], r.az = d[RES_AZ];
         r.bx = d[RES_BX], r.by = d[RES_BY], r.bz = d[RES_BZ];
         r.nx = d[RES_NX], r.ny = d[RES_NY], r.nz = d[RES_NZ];
+    }
+    if (mode == GJKB_CONTACT) {
+        double *const *m = fr->m_res;
+        r.manifold = (gjkb_manifolds){ .count = fr->m_count, .ax = m[MAN_AX], .ay = m[MAN_AY], .az = m[MAN_AZ],
+                                       .bx = m[MAN_BX], .by = m[MAN_BY], .bz = m[MAN_BZ],
+                                       .separation = m[MAN_SEPARATION], .feature = fr->m_feature };
     }
     return r;
 }
@@ -132,11 +162,12 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     if ((e = gjkb__find_pairs(ctx, &boxes, opt, cls, &pairs, &info, phases)) != GJKB_OK)
         return e;
     /* At least one entry: the batch call wants a status array even for no pairs. */
-    if (!results_reserve(fr, pairs.count ? pairs.count : 1))
+    if (!results_reserve(fr, pairs.count ? pairs.count : 1) ||
+        (p.mode == GJKB_CONTACT && !manifolds_reserve(fr, pairs.count ? pairs.count : 1)))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u results", pairs.count);
 
     double t2 = gjkb__now();
-    gjkb_results r = results_of(fr, p.mode == GJKB_DISTANCE);
+    gjkb_results r = results_of(fr, p.mode);
     if ((e = gjkb__narrowphase(ctx, bodies, &pairs, &p, NULL, info, &r)) != GJKB_OK)
         return e;
     uint32_t hits = 0;

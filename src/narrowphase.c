@@ -1,7 +1,10 @@
 /* narrowphase.c - the one entry to the narrowphase, for gjkb_query_batch
  * and gjkb_step alike: checked arguments in, the context's backend picked
  * here. The reference backend answers one pair at a time in double; every
- * other backend runs the wide pipeline. */
+ * other backend runs the wide pipeline. Contact mode runs the reference on
+ * every backend for now (the wide kernels have no penetration yet), over
+ * the context's threads on the wide backends: each pair's answer depends
+ * on that pair alone, so the bits do not depend on the thread count. */
 #include "narrowphase.h"
 #include "pipeline.h"
 #include "query.h"
@@ -16,24 +19,41 @@ gjkb_result gjkb__reference_pair(const gjkb_context *ctx, const gjkb_shape *a, c
     return gjkb__ref_query(ctx, a, b, p, warm);
 }
 
-/* The reference backend's loop, on the calling thread. */
+/* Pair i through the reference, into the results. */
+static void reference_one(const gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                          const gjkb__params *p, const gjkb_query *warm, gjkb_results *results, uint32_t i)
+{
+    gjkb_shape a = gjkb__body_shape(bodies, pairs->a[i]);
+    gjkb_shape b = gjkb__body_shape(bodies, pairs->b[i]);
+    double axis[3];
+    if (warm) {
+        axis[0] = warm->warm_x[i];
+        axis[1] = warm->warm_y[i];
+        axis[2] = warm->warm_z[i];
+    }
+    gjkb_result res = gjkb__reference_pair(ctx, &a, &b, p, warm ? axis : NULL);
+    gjkb__store_result(results, i, &res);
+    if (p->mode == GJKB_CONTACT)
+        gjkb__store_manifold(results, i, &res);
+}
+
+/* The reference's loop over the batch, on `threads` threads. */
 static gjkb_error reference_batch(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                                  const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
+                                  const gjkb__params *p, const gjkb_query *warm, gjkb_results *results,
+                                  int threads)
 {
     gjkb_error e = gjkb__check_pairs(ctx, bodies, pairs);
     if (e != GJKB_OK)
         return e;
-    for (uint32_t i = 0; i < pairs->count; i++) {
-        gjkb_shape a = gjkb__body_shape(bodies, pairs->a[i]);
-        gjkb_shape b = gjkb__body_shape(bodies, pairs->b[i]);
-        double axis[3];
-        if (warm) {
-            axis[0] = warm->warm_x[i];
-            axis[1] = warm->warm_y[i];
-            axis[2] = warm->warm_z[i];
-        }
-        gjkb_result res = gjkb__reference_pair(ctx, &a, &b, p, warm ? axis : NULL);
-        gjkb__store_result(results, i, &res);
+    if (threads > 1) {
+        int64_t n = pairs->count;
+        (void)n;
+        GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 64))
+        for (int64_t i = 0; i < n; i++)
+            reference_one(ctx, bodies, pairs, p, warm, results, (uint32_t)i);
+    } else {
+        for (uint32_t i = 0; i < pairs->count; i++)
+            reference_one(ctx, bodies, pairs, p, warm, results, i);
     }
     ctx->message[0] = '\0';
     return GJKB_OK;
@@ -48,6 +68,8 @@ gjkb_error gjkb__narrowphase(gjkb_context *ctx, const gjkb_bodies *bodies, const
         return GJKB_OK;
     }
     if (ctx->backend == GJKB_BACKEND_REFERENCE)
-        return reference_batch(ctx, bodies, pairs, p, warm, results);
+        return reference_batch(ctx, bodies, pairs, p, warm, results, 1);
+    if (p->mode == GJKB_CONTACT)
+        return reference_batch(ctx, bodies, pairs, p, warm, results, gjkb__threads(ctx));
     return gjkb__pipeline(ctx, bodies, pairs, p, warm, info, results);
 }

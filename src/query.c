@@ -9,7 +9,7 @@
 gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *q, gjkb__params *out)
 {
     out->mode = q ? q->mode : GJKB_DISTANCE;
-    if (out->mode != GJKB_HIT && out->mode != GJKB_DISTANCE)
+    if (out->mode != GJKB_HIT && out->mode != GJKB_DISTANCE && out->mode != GJKB_CONTACT)
         return gjkb__fail(ctx, GJKB_ERR_KIND, "unknown query mode %d", (int)out->mode);
     out->max_iterations = q && q->max_iterations ? q->max_iterations : GJKB_DEFAULT_MAX_ITERATIONS;
     out->ref_max_iterations = q && q->max_iterations ? q->max_iterations : GJKB_REFERENCE_MAX_ITERATIONS;
@@ -31,6 +31,14 @@ gjkb_error gjkb__check_results(gjkb_context *ctx, const gjkb_results *r)
     if (!r->ax != !r->ay || !r->ax != !r->az || !r->bx != !r->by || !r->bx != !r->bz ||
         !r->nx != !r->ny || !r->nx != !r->nz)
         return gjkb__fail(ctx, GJKB_ERR_NULL, "result points come as x, y, z together: all set or all NULL");
+    const gjkb_manifolds *m = &r->manifold;
+    if (!m->ax != !m->ay || !m->ax != !m->az || !m->bx != !m->by || !m->bx != !m->bz)
+        return gjkb__fail(ctx, GJKB_ERR_NULL,
+                          "manifold points come as x, y, z together: all set or all NULL");
+    if (!m->count && (m->ax || m->bx || m->separation || m->feature))
+        return gjkb__fail(ctx, GJKB_ERR_NULL,
+                          "results->manifold.count is NULL while other manifold arrays are set: "
+                          "count is required with any of them");
     return GJKB_OK;
 }
 
@@ -77,6 +85,33 @@ void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *re
         r->iterations[i] = res->iterations;
 }
 
+void gjkb__store_manifold(const gjkb_results *r, uint32_t i, const gjkb_result *res)
+{
+    const gjkb_manifolds *m = &r->manifold;
+    if (!m->count)
+        return;
+    m->count[i] = (uint8_t)res->contact_count;
+    for (uint32_t k = 0; k < GJKB_MAX_CONTACTS; k++) {
+        size_t at = (size_t)i * GJKB_MAX_CONTACTS + k;
+        bool used = k < res->contact_count;
+        const gjkb_contact *c = &res->contacts[k];
+        if (m->ax) {
+            m->ax[at] = used ? c->a[0] : NAN;
+            m->ay[at] = used ? c->a[1] : NAN;
+            m->az[at] = used ? c->a[2] : NAN;
+        }
+        if (m->bx) {
+            m->bx[at] = used ? c->b[0] : NAN;
+            m->by[at] = used ? c->b[1] : NAN;
+            m->bz[at] = used ? c->b[2] : NAN;
+        }
+        if (m->separation)
+            m->separation[at] = used ? c->separation : NAN;
+        if (m->feature)
+            m->feature[at] = used ? c->feature : 0u;
+    }
+}
+
 gjkb_result gjkb__invalid_result(void)
 {
     gjkb_result r;
@@ -85,5 +120,13 @@ gjkb_result gjkb__invalid_result(void)
     r.distance = NAN;
     for (int k = 0; k < 3; k++)
         r.a[k] = r.b[k] = r.n[k] = NAN;
+    r.contact_count = 0;
+    for (int i = 0; i < GJKB_MAX_CONTACTS; i++) {
+        gjkb_contact *c = &r.contacts[i];
+        for (int k = 0; k < 3; k++)
+            c->a[k] = c->b[k] = NAN;
+        c->separation = NAN;
+        c->feature = 0;
+    }
     return r;
 }

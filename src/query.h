@@ -17,6 +17,11 @@ gjkb_error gjkb__check_pairs(gjkb_context *ctx, const gjkb_bodies *bodies, const
 /* One pair's answer into entry i of the caller's arrays (those not NULL). */
 void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *res);
 
+/* Contact mode: one pair's manifold into entry i of the caller's manifold
+ * arrays (those not NULL; nothing without count). Slots from the pair's
+ * count on: NaN, feature 0. */
+void gjkb__store_manifold(const gjkb_results *r, uint32_t i, const gjkb_result *res);
+
 /* The answer of an invalid pair: GJKB_INVALID, NaN everywhere. */
 gjkb_result gjkb__invalid_result(void);
 

@@ -54,7 +54,7 @@ static void outputs_free(outputs *o)
 static gjkb_results results_of(outputs *o)
 {
     gjkb_results r = { o->status, o->dist, o->ax, o->ay, o->az, o->bx, o->by, o->bz, o->nx, o->ny, o->nz,
-                       o->iters };
+                       o->iters, {0} };
     return r;
 }
 

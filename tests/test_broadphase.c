@@ -877,7 +877,7 @@ static void test_step_against_reference(void **state)
     gjkb_pairs ref_pairs = { want.n, ra, rb };
     uint8_t *ref_status = tu_realloc(NULL, want.n);
     double *ref_dist = tu_realloc(NULL, want.n * sizeof(double));
-    gjkb_results ref_res = { ref_status, ref_dist, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    gjkb_results ref_res = { ref_status, ref_dist, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0} };
     gjkb_query dq = { .mode = GJKB_DISTANCE };
     assert_int_equal(gjkb_query_batch(ref, &bodies, &ref_pairs, &dq, &ref_res), GJKB_OK);
     gjkb_destroy(ref);
@@ -1177,7 +1177,7 @@ static void test_step_info(void **state)
                 gjkb_results res = { status, d[0], points ? d[1] : NULL, points ? d[2] : NULL,
                                      points ? d[3] : NULL, points ? d[4] : NULL, points ? d[5] : NULL,
                                      points ? d[6] : NULL, points ? d[7] : NULL, points ? d[8] : NULL,
-                                     points ? d[9] : NULL, iters };
+                                     points ? d[9] : NULL, iters, {0} };
                 assert_int_equal(gjkb_query_batch(ctx, &bodies, &got.f.pairs, &q, &res), GJKB_OK);
                 if (memcmp(status, got.f.results.status, n) || memcmp(iters, got.f.results.iterations, n * 4) ||
                     memcmp(d[0], got.f.results.distance, n * sizeof(double)))

@@ -745,8 +745,9 @@ static inline gjkb_pairs tu_batch_pairs(const tu_batch *t)
 /* Every output array requested. */
 static inline gjkb_results tu_batch_results(const tu_batch *t)
 {
-    gjkb_results r = {t->status, t->distance, t->ax, t->ay, t->az, t->bx, t->by, t->bz,
-                      t->nx, t->ny, t->nz, t->iterations};
+    gjkb_results r = {.status = t->status, .distance = t->distance,
+                      .ax = t->ax, .ay = t->ay, .az = t->az, .bx = t->bx, .by = t->by, .bz = t->bz,
+                      .nx = t->nx, .ny = t->ny, .nz = t->nz, .iterations = t->iterations};
     return r;
 }
 

@@ -13,6 +13,7 @@
  * a lower bound, because every x in D has v . x >= v . w. Every stopping test
  * compares these bounds relative to the lengths involved. */
 #include "scalar/reference.h"
+#include "scalar/ref_geom.h"
 #include "shape.h"
 
 #include <float.h>
@@ -38,47 +39,6 @@
  * coordinates are noise, so only its faces are trusted. */
 #define REF_FLAT 1e-12
 
-/* ---- small vector algebra ---------------------------------------------- */
-
-typedef struct ref_vec {
-    double x, y, z;
-} ref_vec;
-
-static ref_vec vec(double x, double y, double z)
-{
-    ref_vec r = { x, y, z };
-    return r;
-}
-static ref_vec add(ref_vec a, ref_vec b) { return vec(a.x + b.x, a.y + b.y, a.z + b.z); }
-static ref_vec sub(ref_vec a, ref_vec b) { return vec(a.x - b.x, a.y - b.y, a.z - b.z); }
-static ref_vec scale(ref_vec a, double s) { return vec(a.x * s, a.y * s, a.z * s); }
-static ref_vec neg(ref_vec a) { return vec(-a.x, -a.y, -a.z); }
-static double dot(ref_vec a, ref_vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static ref_vec cross(ref_vec a, ref_vec b)
-{
-    return vec(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-static bool same(ref_vec a, ref_vec b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-
-typedef struct ref_mat {
-    double m[3][3];
-} ref_mat;
-
-static ref_vec mul(const ref_mat *r, ref_vec v)
-{
-    return vec(r->m[0][0] * v.x + r->m[0][1] * v.y + r->m[0][2] * v.z,
-               r->m[1][0] * v.x + r->m[1][1] * v.y + r->m[1][2] * v.z,
-               r->m[2][0] * v.x + r->m[2][1] * v.y + r->m[2][2] * v.z);
-}
-
-/* r^T v: for a rotation, the inverse rotation. */
-static ref_vec mul_t(const ref_mat *r, ref_vec v)
-{
-    return vec(r->m[0][0] * v.x + r->m[1][0] * v.y + r->m[2][0] * v.z,
-               r->m[0][1] * v.x + r->m[1][1] * v.y + r->m[2][1] * v.z,
-               r->m[0][2] * v.x + r->m[1][2] * v.y + r->m[2][2] * v.z);
-}
-
 /* Rotation matrix of a quaternion (w, x, y, z), normalized here in double. */
 static ref_mat rotation(const float q[4])
 {
@@ -93,29 +53,10 @@ static ref_mat rotation(const float q[4])
     return r;
 }
 
-/* ---- cores and their support functions --------------------------------- */
-
-/* A core in solver units (see ref_pair.unit). */
-typedef struct ref_core {
-    gjkb_kind kind;
-    double sx, sy, sz;        /* box half extents; radius sx and half height sz */
-    const float *hx, *hy, *hz; /* hull points, in the shape's own units */
-    uint32_t count;
-    double hull_scale;        /* hull point to solver units */
-} ref_core;
-
-/* Point of the disk of radius r in the xy plane furthest along u. When u has
- * no xy component every point of the disk is furthest: take its centre. */
-static ref_vec disk_support(double r, ref_vec u)
-{
-    double len = hypot(u.x, u.y);
-    if (!(len > 0.0))
-        return vec(0.0, 0.0, 0.0);
-    return vec(r * (u.x / len), r * (u.y / len), 0.0);
-}
+/* ---- cores ------------------------------------------------------------- */
 
 /* A point of the core that is furthest along u (u non-zero, core frame). */
-static ref_vec core_support(const ref_core *c, ref_vec u)
+ref_vec gjkb__ref_core_support(const ref_core *c, ref_vec u)
 {
     switch (c->kind) {
     case GJKB_SPHERE:
@@ -152,31 +93,6 @@ static ref_vec core_support(const ref_core *c, ref_vec u)
     default:
         return vec(0.0, 0.0, 0.0);
     }
-}
-
-/* The pair in A's frame, lengths in solver units: a power of two near the
- * pair's scale, so that rescaling is exact and squared lengths can neither
- * underflow nor overflow. */
-typedef struct ref_pair {
-    ref_core a, b;
-    ref_mat rot;   /* B's rotation in A's frame */
-    ref_vec off;   /* B's origin in A's frame */
-} ref_pair;
-
-/* A vertex of D with the core points it came from: y = pa - pb. */
-typedef struct ref_vertex {
-    ref_vec y, pa, pb;
-} ref_vertex;
-
-/* Support of D = coreA - coreB along u: A's furthest point along u minus
- * B's furthest point along -u. */
-static ref_vertex pair_support(const ref_pair *pr, ref_vec u)
-{
-    ref_vertex w;
-    w.pa = core_support(&pr->a, u);
-    w.pb = add(mul(&pr->rot, core_support(&pr->b, mul_t(&pr->rot, neg(u)))), pr->off);
-    w.y = sub(w.pa, w.pb);
-    return w;
 }
 
 /* ---- the distance sub-algorithm ----------------------------------------
@@ -335,12 +251,6 @@ static ref_closest closest_tetrahedron(const ref_vec *y)
     return best;
 }
 
-/* The simplex: up to 4 vertices of D. */
-typedef struct ref_simplex {
-    int n;
-    ref_vertex v[4];
-} ref_simplex;
-
 static ref_closest simplex_closest(const ref_simplex *s)
 {
     ref_vec y[4];
@@ -388,16 +298,6 @@ static double simplex_norm2(const ref_simplex *s)
 }
 
 /* ---- the query ------------------------------------------------------------ */
-
-/* How the GJK loop ended. */
-typedef enum ref_stop {
-    STOP_LIMIT,      /* iteration bound reached */
-    STOP_CONVERGED,  /* v is the closest point within the gap tolerance */
-    STOP_ENCLOSED,   /* the origin is in D: the cores touch or overlap */
-    STOP_APART,      /* hit mode: a support plane proves a gap above tolerance */
-    STOP_TOUCHING,   /* hit mode: |v| proves a gap within tolerance */
-    STOP_BEYOND      /* distance mode: proven farther than max_distance */
-} ref_stop;
 
 static ref_core make_core(const gjkb_context *ctx, const gjkb_shape *s, double inv_unit)
 {
@@ -452,7 +352,7 @@ static ref_vec start_axis(const ref_mat *rot_a, const double warm[3], ref_vec of
     return vec(1.0, 0.0, 0.0);
 }
 
-static gjkb_result nan_result(gjkb_status status, uint32_t iterations, double distance)
+gjkb_result gjkb__ref_nan_result(gjkb_status status, uint32_t iterations, double distance)
 {
     gjkb_result r;
     r.status = status;
@@ -460,21 +360,35 @@ static gjkb_result nan_result(gjkb_status status, uint32_t iterations, double di
     r.distance = distance;
     for (int k = 0; k < 3; k++)
         r.a[k] = r.b[k] = r.n[k] = NAN;
+    r.contact_count = 0;
+    for (int i = 0; i < GJKB_MAX_CONTACTS; i++) {
+        gjkb_contact *c = &r.contacts[i];
+        for (int k = 0; k < 3; k++)
+            c->a[k] = c->b[k] = NAN;
+        c->separation = NAN;
+        c->feature = 0;
+    }
     return r;
 }
 
-gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
-                            const gjkb__params *p, const double warm[3])
+static gjkb_result nan_result(gjkb_status status, uint32_t iterations, double distance)
 {
-    /* Pose of B in A's frame. */
-    ref_mat rot_a = rotation(a->rot), rot_b = rotation(b->rot);
-    ref_vec pos_a = vec(a->pos[0], a->pos[1], a->pos[2]);
-    ref_vec off = mul_t(&rot_a, sub(vec(b->pos[0], b->pos[1], b->pos[2]), pos_a));
-    ref_pair pr;
+    return gjkb__ref_nan_result(status, iterations, distance);
+}
+
+/* Pose of B in A's frame, the solver unit, margins and limits. */
+static ref_setup make_setup(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
+                            const gjkb__params *p)
+{
+    ref_setup su;
+    su.rot_a = rotation(a->rot);
+    ref_mat rot_b = rotation(b->rot);
+    su.pos_a = vec(a->pos[0], a->pos[1], a->pos[2]);
+    ref_vec off = mul_t(&su.rot_a, sub(vec(b->pos[0], b->pos[1], b->pos[2]), su.pos_a));
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
-            pr.rot.m[r][c] = rot_a.m[0][r] * rot_b.m[0][c] + rot_a.m[1][r] * rot_b.m[1][c] +
-                             rot_a.m[2][r] * rot_b.m[2][c];
+            su.pr.rot.m[r][c] = su.rot_a.m[0][r] * rot_b.m[0][c] + su.rot_a.m[1][r] * rot_b.m[1][c] +
+                                su.rot_a.m[2][r] * rot_b.m[2][c];
 
     /* Scale and solver unit: a power of two near the scale, or near the
      * offset for two bare points (scale 0); never so small that its inverse
@@ -485,107 +399,144 @@ gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const 
     int exponent = basis > 0.0 ? ilogb(basis) : 0;
     if (exponent < DBL_MIN_EXP)
         exponent = DBL_MIN_EXP;
-    double unit = ldexp(1.0, exponent), inv_unit = ldexp(1.0, -exponent);
-    pr.a = make_core(ctx, a, inv_unit);
-    pr.b = make_core(ctx, b, inv_unit);
-    pr.off = scale(off, inv_unit);
-    double margins = (margin_a + margin_b) * inv_unit;
-    double tol = p->tolerance * pair_scale * inv_unit;
-    double max_dist = p->max_distance * inv_unit; /* +inf stays +inf */
-    bool hit = p->mode == GJKB_HIT;
+    su.unit = ldexp(1.0, exponent);
+    su.inv_unit = ldexp(1.0, -exponent);
+    su.pr.a = make_core(ctx, a, su.inv_unit);
+    su.pr.b = make_core(ctx, b, su.inv_unit);
+    su.pr.off = scale(off, su.inv_unit);
+    su.margin_a = margin_a * su.inv_unit;
+    su.margin_b = margin_b * su.inv_unit;
+    su.tol = p->tolerance * pair_scale * su.inv_unit;
+    su.max_dist = p->max_distance * su.inv_unit; /* +inf stays +inf */
+    su.speculative = p->mode == GJKB_CONTACT && isfinite(p->max_distance);
+    return su;
+}
 
-    /* GJK. Each iteration evaluates one support point w and then, in order:
-     * hit mode stops once a support plane proves a gap above tolerance;
-     * convergence (w already known, or the bounds within REF_GAP); distance
-     * mode stops once the gap is proven beyond max_distance; w joins the
-     * simplex, which shrinks to the feature closest to the origin; the
-     * origin inside (or within rounding of) the simplex means contact;
-     * a v no shorter than before means rounding has taken over; hit mode
-     * stops once |v| proves contact within tolerance. */
-    ref_vec v = start_axis(&rot_a, warm, pr.off);
-    bool have_v = false;    /* v is the closest point of the simplex */
-    ref_vec ca = v, cb = v; /* core points of v, valid with have_v */
-    ref_simplex simplex;
-    simplex.n = 0;
-    ref_stop stop = STOP_LIMIT;
-    ref_vertex w = { v, v, v }; /* last support point (set before any use) */
-    double lower = -INFINITY;   /* best lower bound proven by a support plane */
+/* GJK. Each iteration evaluates one support point w and then, in order:
+ * hit mode stops once a support plane proves a gap above tolerance;
+ * convergence (w already known, or the bounds within REF_GAP); distance
+ * mode stops once the gap is proven beyond max_distance; w joins the
+ * simplex, which shrinks to the feature closest to the origin; the
+ * origin inside (or within rounding of) the simplex means contact;
+ * a v no shorter than before means rounding has taken over; hit mode
+ * stops once |v| proves contact within tolerance. */
+static ref_gjk run_gjk(const ref_setup *su, const gjkb__params *p, ref_vec start)
+{
+    const ref_pair *pr = &su->pr;
+    double margins = su->margin_a + su->margin_b, tol = su->tol, max_dist = su->max_dist;
+    bool hit = p->mode == GJKB_HIT;
+    ref_gjk g;
+    g.v = start;
+    g.have_v = false;    /* v is the closest point of the simplex */
+    g.ca = g.cb = g.v;   /* core points of v, valid with have_v */
+    g.simplex.n = 0;
+    g.stop = STOP_LIMIT;
+    g.w.y = g.w.pa = g.w.pb = g.v; /* last support point (set before any use) */
+    g.lower = -INFINITY;           /* best lower bound proven by a support plane */
     uint32_t it = 0;
     while (it < p->ref_max_iterations) {
-        w = pair_support(&pr, neg(v));
+        g.w = pair_support(pr, neg(g.v));
         it++;
-        double vv = dot(v, v), vlen = sqrt(vv);
-        lower = fmax(lower, dot(v, w.y) / vlen);
-        if (hit && lower - margins > tol) {
-            stop = STOP_APART;
+        double vv = dot(g.v, g.v), vlen = sqrt(vv);
+        g.lower = fmax(g.lower, dot(g.v, g.w.y) / vlen);
+        if (hit && g.lower - margins > tol) {
+            g.stop = STOP_APART;
             break;
         }
-        if (have_v) {
+        if (g.have_v) {
             /* w adds nothing new, or the gap between the bounds is closed. */
-            double norm = sqrt(fmax(simplex_norm2(&simplex), dot(w.y, w.y)));
-            if (simplex_has(&simplex, w.y) || vlen - lower <= REF_GAP * vlen + REF_NOISE * norm) {
-                stop = STOP_CONVERGED;
+            double norm = sqrt(fmax(simplex_norm2(&g.simplex), dot(g.w.y, g.w.y)));
+            if (simplex_has(&g.simplex, g.w.y) || vlen - g.lower <= REF_GAP * vlen + REF_NOISE * norm) {
+                g.stop = STOP_CONVERGED;
                 break;
             }
         }
         /* Beyond max_distance, but never inside the touching band: a
          * touching pair is not called separated by an early stop. */
-        if (lower - margins > fmax(max_dist, tol)) {
-            stop = STOP_BEYOND;
+        if (g.lower - margins > fmax(max_dist, tol)) {
+            g.stop = STOP_BEYOND;
             break;
         }
 
-        ref_simplex before = simplex;
-        simplex.v[simplex.n++] = w;
-        ref_closest c = simplex_closest(&simplex);
-        if (c.inside || c.dist2 <= REF_ZERO * REF_ZERO * simplex_norm2(&simplex)) {
-            stop = STOP_ENCLOSED;
+        ref_simplex before = g.simplex;
+        g.simplex.v[g.simplex.n++] = g.w;
+        ref_closest c = simplex_closest(&g.simplex);
+        if (c.inside || c.dist2 <= REF_ZERO * REF_ZERO * simplex_norm2(&g.simplex)) {
+            g.stop = STOP_ENCLOSED;
             break;
         }
-        if (have_v && !(c.dist2 < vv)) {
+        if (g.have_v && !(c.dist2 < vv)) {
             /* No progress in double: rounding has the last word (a far w,
              * such as an edge's other end, can shrink |v|^2 by no more than
              * v's own rounding); keep the better v. */
-            simplex = before;
-            stop = STOP_CONVERGED;
+            g.simplex = before;
+            g.stop = STOP_CONVERGED;
             break;
         }
-        simplex_reduce(&simplex, &c, &ca, &cb);
-        v = c.p;
-        have_v = true;
+        simplex_reduce(&g.simplex, &c, &g.ca, &g.cb);
+        g.v = c.p;
+        g.have_v = true;
         if (hit && sqrt(c.dist2) - margins <= tol) {
-            stop = STOP_TOUCHING;
+            g.stop = STOP_TOUCHING;
             break;
         }
     }
+    g.iterations = it;
+    return g;
+}
 
-    /* ---- verdict ---- */
-    if (stop == STOP_ENCLOSED)
+static gjkb_result hit_verdict(const ref_setup *su, const ref_gjk *g)
+{
+    uint32_t it = g->iterations;
+    if (g->stop == STOP_ENCLOSED || g->stop == STOP_TOUCHING)
         return nan_result(GJKB_OVERLAP, it, 0.0);
-    if (hit) {
-        if (stop == STOP_APART)
-            return nan_result(GJKB_SEPARATED, it, NAN);
-        if (stop == STOP_TOUCHING)
-            return nan_result(GJKB_OVERLAP, it, 0.0);
-        if (stop == STOP_LIMIT)
-            return nan_result(GJKB_LIMIT, it, NAN);
-        /* Converged: the estimate decides, as in distance mode. */
-        return sqrt(dot(v, v)) - margins <= tol ? nan_result(GJKB_OVERLAP, it, 0.0)
-                                                : nan_result(GJKB_SEPARATED, it, NAN);
-    }
+    if (g->stop == STOP_APART)
+        return nan_result(GJKB_SEPARATED, it, NAN);
+    if (g->stop == STOP_LIMIT)
+        return nan_result(GJKB_LIMIT, it, NAN);
+    /* Converged: the estimate decides, as in distance mode. */
+    return sqrt(dot(g->v, g->v)) - (su->margin_a + su->margin_b) <= su->tol ? nan_result(GJKB_OVERLAP, it, 0.0)
+                                                                            : nan_result(GJKB_SEPARATED, it, NAN);
+}
 
+/* Distance mode (and contact mode for pairs whose cores are apart): the
+ * margin-surface points and the axis, back to world coordinates. */
+gjkb_result gjkb__ref_separated(const ref_setup *su, const ref_gjk *g, gjkb_status status, double dist,
+                                ref_vec ca, ref_vec cb)
+{
+    double core_dist = sqrt(dot(g->v, g->v));
+    ref_vec n = scale(g->v, -1.0 / core_dist);
+    ref_vec pa = add(ca, scale(n, su->margin_a));
+    ref_vec pb = sub(cb, scale(n, su->margin_b));
+    ref_vec wa = ref_world_point(su, pa);
+    ref_vec wb = ref_world_point(su, pb);
+    ref_vec wn = mul(&su->rot_a, n);
+    gjkb_result r = nan_result(status, g->iterations, dist * su->unit);
+    r.a[0] = wa.x, r.a[1] = wa.y, r.a[2] = wa.z;
+    r.b[0] = wb.x, r.b[1] = wb.y, r.b[2] = wb.z;
+    r.n[0] = wn.x, r.n[1] = wn.y, r.n[2] = wn.z;
+    return r;
+}
+
+static gjkb_result distance_verdict(const ref_setup *su, const ref_gjk *g)
+{
+    uint32_t it = g->iterations;
+    if (g->stop == STOP_ENCLOSED)
+        return nan_result(GJKB_OVERLAP, it, 0.0);
+    double margins = su->margin_a + su->margin_b, tol = su->tol;
     gjkb_status status;
-    double dist, core_dist = sqrt(dot(v, v));
-    if (stop == STOP_BEYOND) {
+    double dist, core_dist = sqrt(dot(g->v, g->v));
+    ref_vec ca = g->ca, cb = g->cb;
+    if (g->stop == STOP_BEYOND) {
         /* v proves the gap; when it is still the start axis, the support
          * points just found are the only estimate there is. */
         status = GJKB_SEPARATED;
-        dist = lower - margins;
-        if (!have_v) {
-            ca = w.pa;
-            cb = w.pb;
+        dist = g->lower - margins;
+        if (!g->have_v) {
+            ca = g->w.pa;
+            cb = g->w.pb;
         }
-    } else if (!have_v) {
+    } else if (!g->have_v) {
         return nan_result(GJKB_LIMIT, it, NAN); /* no estimate at all */
     } else {
         dist = core_dist - margins;
@@ -598,23 +549,20 @@ gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const 
             status = GJKB_OVERLAP;
             dist = 0.0;
         } else {
-            status = stop == STOP_LIMIT ? GJKB_LIMIT : GJKB_SEPARATED;
+            status = g->stop == STOP_LIMIT ? GJKB_LIMIT : GJKB_SEPARATED;
         }
     }
+    return gjkb__ref_separated(su, g, status, dist, ca, cb);
+}
 
-    /* Margin-surface points and the axis, back to world coordinates. */
-    ref_vec n = scale(v, -1.0 / core_dist);
-    ref_vec pa = add(ca, scale(n, margin_a * inv_unit));
-    ref_vec pb = sub(cb, scale(n, margin_b * inv_unit));
-    ref_vec wa = add(pos_a, mul(&rot_a, scale(pa, unit)));
-    ref_vec wb = add(pos_a, mul(&rot_a, scale(pb, unit)));
-    ref_vec wn = mul(&rot_a, n);
-    gjkb_result r;
-    r.status = status;
-    r.iterations = it;
-    r.distance = dist * unit;
-    r.a[0] = wa.x, r.a[1] = wa.y, r.a[2] = wa.z;
-    r.b[0] = wb.x, r.b[1] = wb.y, r.b[2] = wb.z;
-    r.n[0] = wn.x, r.n[1] = wn.y, r.n[2] = wn.z;
-    return r;
+gjkb_result gjkb__ref_query(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b,
+                            const gjkb__params *p, const double warm[3])
+{
+    ref_setup su = make_setup(ctx, a, b, p);
+    ref_gjk g = run_gjk(&su, p, start_axis(&su.rot_a, warm, su.pr.off));
+    if (p->mode == GJKB_HIT)
+        return hit_verdict(&su, &g);
+    if (p->mode == GJKB_CONTACT)
+        return gjkb__ref_contact(&su, p, &g);
+    return distance_verdict(&su, &g);
 }

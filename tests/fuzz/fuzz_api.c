@@ -227,7 +227,7 @@ static gjkb_results results_of(outbuf *o, int outputs, fw_odd odd)
                        pts ? o->v[1] : NULL, pts ? o->v[2] : NULL, pts ? o->v[3] : NULL,
                        pts ? o->v[4] : NULL, pts ? o->v[5] : NULL, pts ? o->v[6] : NULL,
                        pts ? o->v[7] : NULL, pts ? o->v[8] : NULL, pts ? o->v[9] : NULL,
-                       scalars ? o->iterations : NULL };
+                       scalars ? o->iterations : NULL, {0} };
     if (odd == FW_ODD_POINT_GROUP)
         r.ax = o->v[1], r.ay = NULL, r.az = NULL;
     if (odd == FW_ODD_NO_STATUS)

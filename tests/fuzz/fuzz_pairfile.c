@@ -213,7 +213,7 @@ static void answer(pairfile *pf)
     double *d = malloc(cap * 10 * sizeof *d);
     CHECK(status && iters && d, "out of memory");
     gjkb_results res = { status, d, d + cap, d + 2 * cap, d + 3 * cap, d + 4 * cap, d + 5 * cap, d + 6 * cap,
-                         d + 7 * cap, d + 8 * cap, d + 9 * cap, iters };
+                         d + 7 * cap, d + 8 * cap, d + 9 * cap, iters, {0} };
     gjkb_bodies bodies = pairfile_bodies(pf);
     gjkb_pairs pairs = pairfile_pairs(pf);
     gjkb_query q = { GJKB_DISTANCE, 0, 0.0, 0.0, NULL, NULL, NULL };

@@ -1,0 +1,940 @@
+/* test_contact.c - contact mode (issue 15) through the public API on every
+ * backend this build runs: signed distance, normal, witnesses and the
+ * manifold against closed forms (sphere-sphere, sphere-box,
+ * capsule-capsule, capsule-box, box-box by the 15-axis separating-axis
+ * test of testutil.h), the invariants every kind pair must meet, the named
+ * public bug cases, resting contacts, feature keys under small motions,
+ * degenerate shapes, speculative manifolds, and bits across backends and
+ * thread counts.
+ *
+ * Every valid pair is checked for: status overlap exactly when distance <=
+ * tolerance * scale; n unit; b - a = distance * n; a and b on their
+ * surfaces; n meets the depth (the shapes' separation along n equals the
+ * distance: the support planes along n are exactly distance apart); each
+ * manifold point on both surfaces with b - a = separation * n, the first
+ * at exactly the distance and none deeper.
+ *
+ * GJKB_TEST_PAIRS sets the random pairs per kind pair (default 2,000). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define SURF_TOL 1e-6   /* points on surfaces, relative to the scale */
+#define DEPTH_TOL 1e-6  /* distance against closed forms, relative */
+#define AXIS_TOL 1e-6   /* separation along n against the distance, relative */
+#define LINE_TOL 1e-9   /* b - a = distance * n, relative */
+#define N_HULLS 8u
+
+static tu_hull g_hulls[N_HULLS];
+
+static uint32_t n_pairs(void)
+{
+    const char *env = getenv("GJKB_TEST_PAIRS");
+    unsigned long n = env ? strtoul(env, NULL, 10) : 0;
+    return n >= 100 ? (uint32_t)(n < 20000 ? n : 20000) : 2000u;
+}
+
+/* Hulls every context registers (ids 0..N_HULLS-1): random solids, then
+ * the flat ones: two points, three points, a coplanar square. */
+enum { H_SEG = 5, H_TRI = 6, H_SQUARE = 7 };
+static float g_hull_pts[N_HULLS][16 * 3];
+static uint32_t g_hull_n[N_HULLS];
+
+static void make_hulls(void)
+{
+    tu_rng r = tu_rng_make(0xC0A7AC7u);
+    for (uint32_t h = 0; h < H_SEG; h++) {
+        g_hull_n[h] = 6 + 2 * h;
+        do
+            tu_random_hull_points(&r, g_hull_pts[h], g_hull_n[h]);
+        while (!tu_hull_build(&g_hulls[h], g_hull_pts[h], g_hull_n[h]));
+    }
+    static const float seg[] = { 0, 0, -0.5f, 0, 0, 0.5f };
+    static const float tri[] = { -0.5f, -0.4f, 0, 0.6f, -0.3f, 0, 0, 0.7f, 0 };
+    static const float sq[] = { -0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0, 0, 0, 0 };
+    const float *flat[3] = { seg, tri, sq };
+    const uint32_t fn[3] = { 2, 3, 5 };
+    for (uint32_t k = 0; k < 3; k++) {
+        memcpy(g_hull_pts[H_SEG + k], flat[k], fn[k] * 3 * sizeof(float));
+        g_hull_n[H_SEG + k] = fn[k];
+        tu_hull_build(&g_hulls[H_SEG + k], flat[k], fn[k]); /* not solid: radius only */
+    }
+}
+
+static gjkb_context *context_on(gjkb_backend b)
+{
+    gjkb_context *ctx = tu_context(b);
+    assert_non_null(ctx);
+    for (uint32_t h = 0; h < N_HULLS; h++) {
+        uint32_t id;
+        assert_int_equal(gjkb_hull_add(ctx, g_hull_pts[h], g_hull_n[h], &id), GJKB_OK);
+        assert_int_equal(id, h);
+    }
+    return ctx;
+}
+
+#define FOR_EACH_BACKEND(b)                                                      \
+    for (int b##_i = GJKB_BACKEND_REFERENCE; b##_i < GJKB_BACKEND_COUNT; b##_i++) \
+        for (gjkb_backend b = (gjkb_backend)b##_i; gjkb_backend_available(b); b = GJKB_BACKEND_COUNT)
+
+/* ---- a batch with manifold arrays ---------------------------------------- */
+enum { M_AX, M_AY, M_AZ, M_BX, M_BY, M_BZ, M_SEP, M_ARRAYS };
+
+typedef struct cset {
+    tu_batch t;
+    uint8_t *count;
+    double *m[M_ARRAYS];
+    uint32_t *feature;
+} cset;
+
+static void cset_free(cset *c)
+{
+    tu_batch_free(&c->t);
+    free(c->count);
+    for (int k = 0; k < M_ARRAYS; k++)
+        free(c->m[k]);
+    free(c->feature);
+    memset(c, 0, sizeof *c);
+}
+
+static gjkb_results cset_results(cset *c)
+{
+    uint32_t n = c->t.np;
+    c->count = tu_realloc(c->count, n);
+    memset(c->count, 0xEE, n);
+    for (int k = 0; k < M_ARRAYS; k++) {
+        c->m[k] = tu_realloc(c->m[k], (size_t)n * 4 * sizeof(double));
+        for (size_t i = 0; i < (size_t)n * 4; i++)
+            c->m[k][i] = TU_SENTINEL;
+    }
+    c->feature = tu_realloc(c->feature, (size_t)n * 4 * sizeof(uint32_t));
+    memset(c->feature, 0xAB, (size_t)n * 4 * sizeof(uint32_t));
+    gjkb_results r = tu_batch_results(&c->t);
+    r.manifold = (gjkb_manifolds){ c->count, c->m[M_AX], c->m[M_AY], c->m[M_AZ], c->m[M_BX], c->m[M_BY],
+                                   c->m[M_BZ], c->m[M_SEP], c->feature };
+    return r;
+}
+
+static gjkb_error cset_run(gjkb_context *ctx, cset *c, const gjkb_query *q)
+{
+    gjkb_bodies bodies = tu_batch_bodies(&c->t);
+    gjkb_pairs pairs = tu_batch_pairs(&c->t);
+    tu_batch_fill_sentinel(&c->t);
+    gjkb_results r = cset_results(c);
+    return gjkb_query_batch(ctx, &bodies, &pairs, q, &r);
+}
+
+static gjkb_result cset_get(const cset *c, uint32_t i)
+{
+    gjkb_result r = tu_batch_get(&c->t, i);
+    r.contact_count = c->count[i];
+    for (uint32_t k = 0; k < 4; k++) {
+        size_t at = (size_t)i * 4 + k;
+        gjkb_contact *p = &r.contacts[k];
+        p->a[0] = c->m[M_AX][at], p->a[1] = c->m[M_AY][at], p->a[2] = c->m[M_AZ][at];
+        p->b[0] = c->m[M_BX][at], p->b[1] = c->m[M_BY][at], p->b[2] = c->m[M_BZ][at];
+        p->separation = c->m[M_SEP][at];
+        p->feature = c->feature[at];
+    }
+    return r;
+}
+
+static gjkb_query contact_query(double max_distance)
+{
+    gjkb_query q;
+    memset(&q, 0, sizeof q);
+    q.mode = GJKB_CONTACT;
+    q.max_distance = max_distance;
+    return q;
+}
+
+/* One pair on one backend, through the batch call. */
+static gjkb_result one_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b, double max_distance)
+{
+    cset c;
+    memset(&c, 0, sizeof c);
+    tu_batch_add(&c.t, a, b);
+    gjkb_query q = contact_query(max_distance);
+    assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+    gjkb_result r = cset_get(&c, 0);
+    cset_free(&c);
+    return r;
+}
+
+/* ---- the checks every valid pair must pass --------------------------------- */
+static tu_v3 v3(const double p[3]) { return tu_v(p[0], p[1], p[2]); }
+
+typedef struct expect {
+    double dist;          /* closed-form signed distance, or NAN */
+    double max_distance;  /* the query's (0: none) */
+} expect;
+
+static bool solid(const tu_geom *g) { return g->kind != GJKB_HULL || (g->hull && g->hull->nf > 0); }
+
+/* Fails with the label and the pair when cond is false. */
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (!(cond)) {                                                    \
+            tu_shape_print(stderr, "A", a);                               \
+            tu_shape_print(stderr, "B", b);                               \
+            tu_result_print(stderr, "result", r);                         \
+            fprintf(stderr, "%s: ", label);                               \
+            fail_msg(__VA_ARGS__);                                        \
+        }                                                                 \
+    } while (0)
+
+static void check_manifold(const char *label, const gjkb_shape *a, const gjkb_shape *b, const gjkb_result *r,
+                           const tu_geom *ga, const tu_geom *gb, double scale)
+{
+    tu_v3 n = v3(r->n);
+    bool speculative = r->status == GJKB_SEPARATED;
+    CHECK(r->contact_count >= 1 && r->contact_count <= 4, "%u contact points", r->contact_count);
+    CHECK(r->contacts[0].separation == r->distance, "first separation %.17g, distance %.17g",
+          r->contacts[0].separation, r->distance);
+    for (uint32_t k = 0; k < r->contact_count; k++) {
+        const gjkb_contact *c = &r->contacts[k];
+        tu_v3 pa = v3(c->a), pb = v3(c->b);
+        CHECK(c->separation >= r->distance - LINE_TOL * scale, "point %u deeper (%.9g) than the distance", k,
+              c->separation);
+        CHECK(!speculative || c->separation > 0.0, "speculative point %u at %.9g", k, c->separation);
+        CHECK(tu_dist(pb, tu_add(pa, tu_scale(n, c->separation))) <= LINE_TOL * fmax(scale, 1.0),
+              "point %u: b - a is not separation * n", k);
+        if (solid(ga))
+            CHECK(fabs(tu_point_sdist(ga, pa)) <= SURF_TOL * scale, "point %u: a off A by %.3g", k,
+                  tu_point_sdist(ga, pa));
+        if (solid(gb))
+            CHECK(fabs(tu_point_sdist(gb, pb)) <= SURF_TOL * scale, "point %u: b off B by %.3g", k,
+                  tu_point_sdist(gb, pb));
+    }
+    for (uint32_t k = r->contact_count; k < 4; k++)
+        CHECK(isnan(r->contacts[k].separation) && isnan(r->contacts[k].a[0]) && r->contacts[k].feature == 0,
+              "slot %u past the count is not NaN", k);
+}
+
+static void check_pair(const char *label, const gjkb_shape *a, const gjkb_shape *b, const gjkb_result *r,
+                       expect e)
+{
+    tu_geom ga = tu_geom_of(a, g_hulls), gb = tu_geom_of(b, g_hulls);
+    double scale = tu_pair_scale(&ga, &gb), unit = scale > 0 ? scale : 1.0;
+    CHECK(r->status == GJKB_OVERLAP || r->status == GJKB_SEPARATED, "status %d", r->status);
+    CHECK(isfinite(r->distance), "distance not finite");
+    CHECK((r->status == GJKB_OVERLAP) == (r->distance <= GJKB_DEFAULT_TOLERANCE * scale),
+          "status %d against distance %.9g", r->status, r->distance);
+    tu_v3 n = v3(r->n), pa = v3(r->a), pb = v3(r->b);
+    CHECK(fabs(tu_len(n) - 1.0) <= 1e-12, "|n| = %.17g", tu_len(n));
+    CHECK(tu_dist(pb, tu_add(pa, tu_scale(n, r->distance))) <= 1e-6 * unit, "b - a is not distance * n");
+    if (solid(&ga))
+        CHECK(fabs(tu_point_sdist(&ga, pa)) <= SURF_TOL * unit, "a off A by %.3g", tu_point_sdist(&ga, pa));
+    if (solid(&gb))
+        CHECK(fabs(tu_point_sdist(&gb, pb)) <= SURF_TOL * unit, "b off B by %.3g", tu_point_sdist(&gb, pb));
+    /* n meets the depth: along n the support planes are distance apart */
+    double along = tu_axis_gap(&ga, &gb, n);
+    CHECK(fabs(along - r->distance) <= AXIS_TOL * unit, "separation along n %.12g, distance %.12g", along,
+          r->distance);
+    if (!isnan(e.dist))
+        CHECK(fabs(r->distance - e.dist) <= DEPTH_TOL * unit, "distance %.12g, closed form %.12g", r->distance,
+              e.dist);
+    bool want_points = r->status == GJKB_OVERLAP || (e.max_distance > 0 && r->distance <= e.max_distance);
+    if (want_points)
+        check_manifold(label, a, b, r, &ga, &gb, unit);
+    else
+        CHECK(r->contact_count == 0, "%u contact points for a separated pair", r->contact_count);
+}
+
+/* ---- closed forms on random pairs -------------------------------------------- */
+
+/* A capsule's core segment as a box of zero width, its radius a margin:
+ * the box-box oracle then answers capsule-box exactly (the extra axes it
+ * tries only add candidates that bound the depth from above). */
+static tu_geom capsule_as_box(const tu_geom *g)
+{
+    tu_geom s = *g;
+    s.kind = GJKB_BOX;
+    s.margin = g->margin + g->s[0];
+    s.s[0] = s.s[1] = 0.0;
+    return s;
+}
+
+static double closed_form(const gjkb_shape *a, const gjkb_shape *b)
+{
+    tu_geom ga = tu_geom_of(a, g_hulls), gb = tu_geom_of(b, g_hulls);
+    if (ga.kind == GJKB_CAPSULE && gb.kind == GJKB_BOX)
+        ga = capsule_as_box(&ga);
+    double d;
+    return tu_pair_sdist(&ga, &gb, &d) ? d : NAN;
+}
+
+/* n random pairs of kinds ka, kb placed so that about half overlap. */
+static void random_pairs(cset *c, gjkb_kind ka, gjkb_kind kb, uint32_t n, uint64_t seed, double tmax)
+{
+    tu_rng r = tu_rng_make(seed);
+    for (uint32_t i = 0; i < n; i++) {
+        gjkb_shape a = tu_random_shape(&r, ka, 0.3, H_SEG), b = tu_random_shape(&r, kb, 0.3, H_SEG);
+        tu_geom ga = tu_geom_of(&a, g_hulls), gb = tu_geom_of(&b, g_hulls);
+        tu_place_near(&r, &a, &b, tu_pair_scale(&ga, &gb), tmax);
+        tu_batch_add(&c->t, &a, &b);
+    }
+}
+
+static void run_closed_forms(gjkb_kind ka, gjkb_kind kb, uint64_t seed)
+{
+    uint32_t n = n_pairs();
+    cset c;
+    memset(&c, 0, sizeof c);
+    random_pairs(&c, ka, kb, n, seed, ka == GJKB_SPHERE && kb == GJKB_SPHERE ? 1.6 : 1.0);
+    double *want = tu_realloc(NULL, n * sizeof *want);
+    uint32_t overlaps = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        gjkb_shape a = tu_batch_shape(&c.t, c.t.ia[i]), b = tu_batch_shape(&c.t, c.t.ib[i]);
+        want[i] = closed_form(&a, &b);
+        assert_false(isnan(want[i]));
+        overlaps += want[i] <= 0.0;
+    }
+    assert_in_range(overlaps, n * 3 / 10, n * 9 / 10);
+    gjkb_query q = contact_query(0.0);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            gjkb_shape a = tu_batch_shape(&c.t, c.t.ia[i]), b = tu_batch_shape(&c.t, c.t.ib[i]);
+            gjkb_result r = cset_get(&c, i);
+            char label[96];
+            snprintf(label, sizeof label, "%s %s-%s pair %u", gjkb_backend_name(backend), gjkb_kind_name(ka),
+                     gjkb_kind_name(kb), i);
+            check_pair(label, &a, &b, &r, (expect){ want[i], 0.0 });
+        }
+        gjkb_destroy(ctx);
+    }
+    free(want);
+    cset_free(&c);
+}
+
+static void test_sphere_sphere(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_SPHERE, 11); }
+static void test_sphere_box(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_BOX, 12); }
+static void test_box_sphere(void **state) { (void)state; run_closed_forms(GJKB_BOX, GJKB_SPHERE, 13); }
+static void test_capsule_capsule(void **state) { (void)state; run_closed_forms(GJKB_CAPSULE, GJKB_CAPSULE, 14); }
+static void test_capsule_box(void **state) { (void)state; run_closed_forms(GJKB_CAPSULE, GJKB_BOX, 15); }
+static void test_box_box(void **state) { (void)state; run_closed_forms(GJKB_BOX, GJKB_BOX, 16); }
+
+/* Every output of the batch, in one buffer. */
+static size_t snapshot(const cset *c, unsigned char **out)
+{
+    const tu_batch *t = &c->t;
+    size_t n = t->np, bytes = n * (1 + 10 * sizeof(double) + sizeof(uint32_t) + 1) +
+                              n * 4 * (M_ARRAYS * sizeof(double) + sizeof(uint32_t));
+    unsigned char *p = *out = tu_realloc(NULL, bytes);
+    const double *d[] = { t->distance, t->ax, t->ay, t->az, t->bx, t->by, t->bz, t->nx, t->ny, t->nz };
+#define PUT(src, size) (memcpy(p, (src), (size)), p += (size))
+    PUT(t->status, n);
+    for (int k = 0; k < 10; k++)
+        PUT(d[k], n * sizeof(double));
+    PUT(t->iterations, n * sizeof(uint32_t));
+    PUT(c->count, n);
+    for (int k = 0; k < M_ARRAYS; k++)
+        PUT(c->m[k], n * 4 * sizeof(double));
+    PUT(c->feature, n * 4 * sizeof(uint32_t));
+#undef PUT
+    return bytes;
+}
+
+/* Every kind pair (hulls included) on the reference: the invariants, no
+ * limit, no NaN; and every backend's outputs equal in bits (they all run the
+ * reference for contacts now; the wide kernel must keep it so). */
+static void test_all_kinds(void **state)
+{
+    (void)state;
+    uint32_t per = n_pairs() / 8;
+    cset c;
+    memset(&c, 0, sizeof c);
+    for (int ka = 0; ka < GJKB_KIND_COUNT; ka++)
+        for (int kb = 0; kb < GJKB_KIND_COUNT; kb++)
+            random_pairs(&c, (gjkb_kind)ka, (gjkb_kind)kb, per, 100 + 6 * ka + kb, 0.8);
+    gjkb_query q = contact_query(0.0);
+    gjkb_context *ref = context_on(GJKB_BACKEND_REFERENCE);
+    assert_int_equal(cset_run(ref, &c, &q), GJKB_OK);
+    for (uint32_t i = 0; i < c.t.np; i++) {
+        gjkb_shape a = tu_batch_shape(&c.t, c.t.ia[i]), b = tu_batch_shape(&c.t, c.t.ib[i]);
+        gjkb_result r = cset_get(&c, i);
+        char label[96];
+        snprintf(label, sizeof label, "%s-%s pair %u", gjkb_kind_name(a.kind), gjkb_kind_name(b.kind), i);
+        check_pair(label, &a, &b, &r, (expect){ NAN, 0.0 });
+    }
+    unsigned char *want = NULL;
+    size_t bytes = snapshot(&c, &want);
+    gjkb_destroy(ref);
+    FOR_EACH_BACKEND(backend) {
+        for (int threads = 1; threads <= 2; threads++) {
+            gjkb_context *ctx = context_on(backend);
+            if (gjkb_set_threads(ctx, threads) != GJKB_OK) {
+                gjkb_destroy(ctx);
+                continue;
+            }
+            assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+            unsigned char *got = NULL;
+            assert_int_equal(snapshot(&c, &got), bytes);
+            if (memcmp(got, want, bytes) != 0)
+                fail_msg("%s with %d threads: contact outputs differ in bits from the reference",
+                         gjkb_backend_name(backend), threads);
+            free(got);
+            gjkb_destroy(ctx);
+        }
+    }
+    free(want);
+    cset_free(&c);
+}
+
+/* ---- named cases --------------------------------------------------------------- */
+
+/* Quaternion (w, x, y, z) of a rotation matrix given by rows. */
+static void quat_of(const double m[3][3], float q[4])
+{
+    double w = sqrt(fmax(0.0, 1.0 + m[0][0] + m[1][1] + m[2][2])) / 2;
+    double x = sqrt(fmax(0.0, 1.0 + m[0][0] - m[1][1] - m[2][2])) / 2;
+    double y = sqrt(fmax(0.0, 1.0 - m[0][0] + m[1][1] - m[2][2])) / 2;
+    double z = sqrt(fmax(0.0, 1.0 - m[0][0] - m[1][1] + m[2][2])) / 2;
+    x = copysign(x, m[2][1] - m[1][2]);
+    y = copysign(y, m[0][2] - m[2][0]);
+    z = copysign(z, m[1][0] - m[0][1]);
+    q[0] = tu_f32(w), q[1] = tu_f32(x), q[2] = tu_f32(y), q[3] = tu_f32(z);
+}
+
+typedef struct want {
+    double dist;       /* NAN: the closed form (box-box, sphere, capsule) or none */
+    tu_v3 n;           /* zero: not checked */
+    uint32_t min_points, max_points;
+} want;
+
+/* The manifolds of two results, field by field in bits (not the padding). */
+static bool contacts_same(const gjkb_result *x, const gjkb_result *y)
+{
+    if (x->contact_count != y->contact_count)
+        return false;
+    for (int k = 0; k < 4; k++) {
+        const gjkb_contact *p = &x->contacts[k], *q = &y->contacts[k];
+        for (int j = 0; j < 3; j++)
+            if (!tu_same_double(p->a[j], q->a[j]) || !tu_same_double(p->b[j], q->b[j]))
+                return false;
+        if (!tu_same_double(p->separation, q->separation) || p->feature != q->feature)
+            return false;
+    }
+    return true;
+}
+
+static void check_want(const char *label, const gjkb_shape *a, const gjkb_shape *b, const gjkb_result *r, want w)
+{
+    if (tu_len(w.n) > 0)
+        CHECK(tu_dot(v3(r->n), w.n) >= 1.0 - 1e-9, "n (%.9g %.9g %.9g) is not the expected one", r->n[0], r->n[1],
+              r->n[2]);
+    CHECK(r->contact_count >= w.min_points && r->contact_count <= w.max_points, "%u contact points, want %u..%u",
+          r->contact_count, w.min_points, w.max_points);
+}
+
+/* One pair on every backend: the invariants, then what the case wants;
+ * gjkb_query_pair answers the same bits. Returns the reference's answer. */
+static gjkb_result run_case(const char *name, gjkb_shape a, gjkb_shape b, want w)
+{
+    gjkb_result first;
+    memset(&first, 0, sizeof first);
+    bool have = false;
+    double dist = isnan(w.dist) ? closed_form(&a, &b) : w.dist;
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        gjkb_result r = one_pair(ctx, &a, &b, 0.0);
+        char label[128];
+        snprintf(label, sizeof label, "%s on %s", name, gjkb_backend_name(backend));
+        check_pair(label, &a, &b, &r, (expect){ dist, 0.0 });
+        check_want(label, &a, &b, &r, w);
+        if (!have) {
+            gjkb_query q = contact_query(0.0);
+            gjkb_result single;
+            assert_int_equal(gjkb_query_pair(ctx, &a, &b, &q, &single), GJKB_OK);
+            assert_true(tu_result_same(&single, &r));
+            assert_int_equal(single.contact_count, r.contact_count);
+            assert_true(contacts_same(&single, &r));
+            first = r, have = true;
+        }
+        gjkb_destroy(ctx);
+    }
+    return first;
+}
+
+static want points(uint32_t lo, uint32_t hi, tu_v3 n)
+{
+    want w = { NAN, n, lo, hi };
+    return w;
+}
+
+/* fcl#493: two boxes of side 0.5 at one rotation, in kissing contact
+ * (the poses of the report, as float quaternions). */
+static void test_fcl_493(void **state)
+{
+    (void)state;
+    const double R[3][3] = { { 0.96193976625564348026, 0.15401279915737359216, 0.22572537250328919556 },
+                             { -0.19134171618254486313, 0.96936494951283913579, 0.15401279915737359216 },
+                             { -0.19509032201612822033, -0.19134171618254486313, 0.96193976625564348026 } };
+    float q[4];
+    quat_of(R, q);
+    gjkb_shape a = tu_rot(tu_at(tu_box(0.25, 0.25, 0.25), 2.0770063995786869349, 0.48468247475641951239,
+                                1.1543291419087275962), q);
+    gjkb_shape b = tu_rot(tu_at(tu_box(0.25, 0.25, 0.25), 2, 0, 1.25), q);
+    run_case("fcl#493 kissing boxes", a, b, points(0, 4, tu_v(0, 0, 0)));
+}
+
+/* fcl#495 (and #493's sweep): two unit boxes face to face at one rotation
+ * (the report's), from 1e-9 apart to 1e-6 deep: the verdict, depth and
+ * normal follow the distance continuously. */
+static void test_fcl_495(void **state)
+{
+    (void)state;
+    const double R[3][3] = { { 0.94096063217417758029, 0.29296840037289501035, 0.16959541586174811667 },
+                             { -0.23569836841299879326, 0.92661523595848427348, -0.29296840037289506586 },
+                             { -0.2429801799032638987, 0.23569836841299884878, 0.94096063217417758029 } };
+    float q[4];
+    quat_of(R, q);
+    gjkb_shape a = tu_rot(tu_at(tu_box(0.5, 0.5, 0.5), 0.073242100093223821977, 0.2316538089896212349,
+                                1.3089245921032497399), q);
+    tu_geom ga = tu_geom_of(&a, NULL);
+    tu_v3 x = tu_axis(&ga, 0), y = tu_axis(&ga, 1);
+    const double gaps[] = { 1e-9, 1e-12, 0.0, -1e-12, -1e-9, -1e-6 };
+    for (size_t k = 0; k < sizeof gaps / sizeof gaps[0]; k++) {
+        tu_v3 p = tu_add(tu_add(ga.c, tu_scale(x, 1.0 + gaps[k])), tu_scale(y, 0.3));
+        gjkb_shape b = tu_rot(tu_at(tu_box(0.5, 0.5, 0.5), p.x, p.y, p.z), q);
+        char name[64];
+        snprintf(name, sizeof name, "fcl#495 unit boxes at gap %g", gaps[k]);
+        gjkb_result r = run_case(name, a, b, points(0, 4, tu_v(0, 0, 0)));
+        if (r.status == GJKB_OVERLAP) {
+            assert_true(r.contact_count >= 3);
+            assert_true(tu_dot(v3(r.n), x) >= 1.0 - 1e-6);
+        }
+    }
+}
+
+/* libccd#25: two cubes of side 2, one at the origin and one at z = 1.9:
+ * depth 0.1 straight up, not a NaN direction. */
+static void test_libccd_25(void **state)
+{
+    (void)state;
+    gjkb_shape a = tu_box(1, 1, 1), b = tu_at(tu_box(1, 1, 1), 0, 0, 1.9);
+    want w = points(4, 4, tu_v(0, 0, 1));
+    w.dist = -0.1;
+    run_case("libccd#25 stacked cubes", a, b, w);
+}
+
+/* mujoco_warp#1526: stacked boxes concentric in x and y, the top one
+ * 2.5e-4 into the bottom one: GJK's tetrahedron has the origin on a face,
+ * and the contact must not be dropped. */
+static void test_mujoco_warp_1526(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        double h = k == 0 ? 0.1 : k == 1 ? 0.5 : 1.0;
+        gjkb_shape a = tu_at(tu_box(h, h, h), 0, 0, h), b = tu_at(tu_box(h, h, h), 0, 0, 3 * h - 2.5e-4);
+        want w = points(4, 4, tu_v(0, 0, 1));
+        w.dist = -2.5e-4;
+        run_case("mujoco_warp#1526 stacked boxes", a, b, w);
+    }
+}
+
+/* Jolt#671: a thin box against a larger box where the shortest way out is
+ * along the thin axis; the normal must not flip to the far side. Also with
+ * the pair rotated, and with A and B swapped. */
+static void test_jolt_671(void **state)
+{
+    (void)state;
+    float q[4];
+    tu_quat_axis_angle(q, 0.48, -0.6, 0.64, 0.9);
+    gjkb_shape a = tu_box(1, 1, 1), b = tu_at(tu_box(0.6, 0.6, 0.02), 0.2, -0.1, 1.0);
+    want w = points(4, 4, tu_v(0, 0, 1));
+    w.dist = -0.02;
+    run_case("Jolt#671 thin box", a, b, w);
+    w.n = tu_v(0, 0, -1);
+    run_case("Jolt#671 thin box, swapped", b, a, w);
+    gjkb_shape ra = tu_rot(a, q), rb = tu_rot(b, q);
+    tu_geom g = tu_geom_of(&ra, NULL);
+    tu_v3 c = tu_to_world(&g, tu_v(0.2, -0.1, 1.0));
+    rb = tu_at(rb, c.x, c.y, c.z);
+    w.n = tu_axis(&g, 2);
+    w.dist = NAN;
+    run_case("Jolt#671 thin box, rotated", ra, rb, w);
+}
+
+/* coal#144: a box resting on a box gives 4 points, not 1. */
+static void test_coal_144(void **state)
+{
+    (void)state;
+    gjkb_shape a = tu_box(1, 1, 0.5), b = tu_at(tu_box(0.5, 0.5, 0.5), 0.1, 0.2, 0.999);
+    run_case("coal#144 box on box", a, b, points(4, 4, tu_v(0, 0, 1)));
+}
+
+/* ---- resting contacts ---------------------------------------------------------- */
+
+/* Area of the convex hull of the manifold's points on A, seen along z. */
+static double manifold_area_z(const gjkb_result *r)
+{
+    uint32_t n = r->contact_count;
+    if (n < 3)
+        return 0.0;
+    /* at most 4 points: the largest of the triangle fans over the orders */
+    static const int orders[3][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 3, 1, 2 } };
+    double best = 0.0;
+    for (int o = 0; o < (n == 4 ? 3 : 1); o++) {
+        double s = 0.0;
+        for (uint32_t k = 0; k < n; k++) {
+            const double *p = r->contacts[orders[o][k]].a, *q = r->contacts[orders[o][(k + 1) % n]].a;
+            s += p[0] * q[1] - p[1] * q[0];
+        }
+        best = fmax(best, 0.5 * fabs(s));
+    }
+    return best;
+}
+
+static void test_resting_box_on_box(void **state)
+{
+    (void)state;
+    float qz[4], qt[4];
+    tu_quat_axis_angle(qz, 0, 0, 1, 0.3);
+    gjkb_shape ground = tu_box(2, 2, 0.5);
+    /* turned about z, fully over the ground: its four corners */
+    gjkb_shape b = tu_rot(tu_at(tu_box(0.5, 0.4, 0.3), 0.3, -0.2, 0.799), qz);
+    gjkb_result r = run_case("box resting on box", ground, b, points(4, 4, tu_v(0, 0, 1)));
+    assert_true(fabs(manifold_area_z(&r) - 0.8) <= 1e-6);
+    /* tilted by 5e-4 rad: still the face */
+    tu_quat_axis_angle(qt, 1, 0, 0, 5e-4);
+    r = run_case("box resting on box, tilted", ground, tu_rot(b, qt), points(3, 4, tu_v(0, 0, 0)));
+    assert_true(manifold_area_z(&r) >= 0.4);
+    /* hanging over a corner: the overlap square [0.3, 1] x [0.2, 1] */
+    r = run_case("box over a corner", tu_box(1, 1, 0.5), tu_at(tu_box(0.5, 0.5, 0.5), 0.8, 0.7, 0.999),
+                 points(4, 4, tu_v(0, 0, 1)));
+    for (uint32_t k = 0; k < 4; k++) {
+        double x = r.contacts[k].a[0], y = r.contacts[k].a[1];
+        assert_true(fabs(x - 0.3) < 1e-9 || fabs(x - 1.0) < 1e-9);
+        assert_true(fabs(y - 0.2) < 1e-9 || fabs(y - 1.0) < 1e-9);
+    }
+    assert_true(fabs(manifold_area_z(&r) - 0.56) <= 1e-9);
+}
+
+static void test_resting_capsule_cylinder_sphere(void **state)
+{
+    (void)state;
+    float qy[4];
+    tu_quat_axis_angle(qy, 0, 1, 0, TU_PI / 2);
+    gjkb_shape ground = tu_box(2, 2, 0.5);
+    gjkb_shape cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.699), qy);
+    gjkb_result r = run_case("capsule lying on a box", ground, cap, points(2, 2, tu_v(0, 0, 1)));
+    double x0 = fmin(r.contacts[0].a[0], r.contacts[1].a[0]), x1 = fmax(r.contacts[0].a[0], r.contacts[1].a[0]);
+    assert_true(fabs(x0 - (0.1 - 0.6)) < 1e-6 && fabs(x1 - (0.1 + 0.6)) < 1e-6);
+    gjkb_shape cyl = tu_at(tu_cylinder(0.3, 0.4), -0.2, 0.1, 0.899);
+    r = run_case("cylinder standing on a box", ground, cyl, points(3, 4, tu_v(0, 0, 1)));
+    for (uint32_t k = 0; k < r.contact_count; k++)
+        assert_true(hypot(r.contacts[k].b[0] + 0.2, r.contacts[k].b[1] - 0.1) <= 0.3 + 1e-6);
+    assert_true(manifold_area_z(&r) >= 0.5 * 0.3 * 0.3 * 2.0); /* half the disk's inscribed square */
+    run_case("sphere on a box", ground, tu_at(tu_sphere(0.4), 0.5, 0.5, 0.899), points(1, 1, tu_v(0, 0, 1)));
+    run_case("cone on its base on a box", ground, tu_at(tu_cone(0.3, 0.4), 0, 0, 0.899),
+             points(3, 4, tu_v(0, 0, 1)));
+}
+
+/* Sorted feature keys of a manifold. */
+static void sorted_keys(const gjkb_result *r, uint32_t keys[4])
+{
+    for (uint32_t k = 0; k < 4; k++)
+        keys[k] = k < r->contact_count ? r->contacts[k].feature : UINT32_MAX;
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+            uint32_t t = keys[j];
+            keys[j] = keys[j - 1], keys[j - 1] = t;
+        }
+}
+
+/* A small motion that keeps the same features touching keeps the keys. */
+static void test_feature_keys_stable(void **state)
+{
+    (void)state;
+    float q0[4], q1[4], qy[4], qy1[4];
+    tu_quat_axis_angle(q0, 0, 0, 1, 0.3);
+    tu_quat_axis_angle(q1, 0, 0, 1, 0.3001);
+    tu_quat_axis_angle(qy, 0, 1, 0, TU_PI / 2);
+    tu_quat_axis_angle(qy1, 0.0005, 1, 0, TU_PI / 2);
+    gjkb_shape ground = tu_box(2, 2, 0.5);
+    gjkb_shape before[4] = { tu_rot(tu_at(tu_box(0.5, 0.4, 0.3), 0.3, -0.2, 0.799), q0),
+                             tu_at(tu_box(0.5, 0.5, 0.5), 1.3, 0.7, 0.999),
+                             tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.699), qy),
+                             tu_at(tu_cylinder(0.3, 0.4), -0.2, 0.1, 0.899) };
+    gjkb_shape after[4] = { tu_rot(tu_at(tu_box(0.5, 0.4, 0.3), 0.3001, -0.2002, 0.7991), q1),
+                            tu_at(tu_box(0.5, 0.5, 0.5), 1.3002, 0.7001, 0.9992),
+                            tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1002, 0.3001, 0.6992), qy1),
+                            tu_at(tu_cylinder(0.3, 0.4), -0.1998, 0.1003, 0.8991) };
+    gjkb_context *ctx = context_on(GJKB_BACKEND_REFERENCE);
+    for (int k = 0; k < 4; k++) {
+        gjkb_result r0 = one_pair(ctx, &ground, &before[k], 0.0), r1 = one_pair(ctx, &ground, &after[k], 0.0);
+        uint32_t k0[4], k1[4];
+        sorted_keys(&r0, k0);
+        sorted_keys(&r1, k1);
+        assert_true(r0.contact_count >= 2);
+        assert_int_equal(r0.contact_count, r1.contact_count);
+        assert_memory_equal(k0, k1, sizeof k0);
+        /* distinct points have distinct keys */
+        for (int i = 1; i < (int)r0.contact_count; i++)
+            assert_true(k0[i] != k0[i - 1]);
+    }
+    gjkb_destroy(ctx);
+}
+
+/* ---- degenerate shapes and poses ------------------------------------------------ */
+
+static void test_coincident_and_deep(void **state)
+{
+    (void)state;
+    float q[4];
+    tu_quat_axis_angle(q, 0.36, 0.48, 0.8, 0.7);
+    want any = points(1, 4, tu_v(0, 0, 0));
+    want sph = any;
+    sph.dist = -0.8;
+    run_case("coincident spheres", tu_sphere(0.5), tu_sphere(0.3), sph);
+    run_case("coincident capsules", tu_capsule(0.2, 0.5), tu_capsule(0.3, 0.5), any);
+    run_case("identical boxes at one pose", tu_rot(tu_box(0.5, 0.3, 0.2), q), tu_rot(tu_box(0.5, 0.3, 0.2), q), any);
+    run_case("identical cylinders at one pose", tu_rot(tu_cylinder(0.5, 0.3), q), tu_rot(tu_cylinder(0.5, 0.3), q),
+             any);
+    run_case("identical cones at one pose", tu_rot(tu_cone(0.5, 0.3), q), tu_rot(tu_cone(0.5, 0.3), q), any);
+    run_case("small box deep in a big one", tu_box(2, 2, 2), tu_rot(tu_at(tu_box(0.1, 0.2, 0.3), 0.3, 0.2, -0.1), q),
+             any);
+    run_case("sphere deep in a box", tu_box(2, 1.5, 1), tu_at(tu_sphere(0.2), 0.1, 0.3, 0.2), points(1, 1, tu_v(0, 0, 1)));
+    run_case("capsule through a box", tu_box(1, 1, 1), tu_at(tu_capsule(0.1, 3.0), 0.3, 0.2, 0), any);
+    run_case("crossing capsules", tu_capsule(0.2, 1), tu_rot(tu_at(tu_capsule(0.1, 1), 0, 0, 0.2), q), any);
+    gjkb_shape big = tu_box(1, 1, 1);
+    run_case("cylinder deep in a box", big, tu_rot(tu_at(tu_cylinder(0.2, 0.3), 0.1, 0, 0.2), q), any);
+    run_case("hull in a cylinder", tu_cylinder(2, 2), tu_rot(tu_at(tu_hull_shape(0), 0.1, 0.2, 0.3), q), any);
+}
+
+static void test_zero_size_and_flat(void **state)
+{
+    (void)state;
+    want any = points(1, 4, tu_v(0, 0, 0));
+    run_case("point in a box", tu_box(1, 1, 1), tu_at(tu_box(0, 0, 0), 0.2, 0.3, 0.9), points(1, 1, tu_v(0, 0, 1)));
+    run_case("two points at one place", tu_sphere(0), tu_sphere(0), points(1, 1, tu_v(0, 0, 0)));
+    run_case("a flat box on a box", tu_box(1, 1, 1), tu_at(tu_box(0.3, 0.3, 0), 0, 0, 0.999), points(4, 4, tu_v(0, 0, 1)));
+    run_case("a disk on a box", tu_box(1, 1, 1), tu_at(tu_cylinder(0.3, 0), 0, 0, 0.999), points(3, 4, tu_v(0, 0, 1)));
+    run_case("a segment hull across a box", tu_box(1, 1, 1), tu_at(tu_hull_shape(H_SEG), 0.2, 0.1, 0.8), any);
+    run_case("a triangle hull in a box", tu_box(1, 1, 1), tu_at(tu_hull_shape(H_TRI), 0.2, 0.1, 0.5), any);
+    gjkb_result r = run_case("a square hull lying on a box", tu_box(1, 1, 1), tu_at(tu_hull_shape(H_SQUARE), 0.1, 0, 0.999),
+                             points(4, 4, tu_v(0, 0, 1)));
+    assert_true(fabs(manifold_area_z(&r) - 1.0) < 1e-6);
+    run_case("a hull face on a box", tu_box(2, 2, 1), tu_at(tu_hull_shape(1), 0, 0, 1.5), any);
+}
+
+/* The same pairs far from the origin: the same answer within rounding of
+ * the positions, the same manifold. */
+static void test_translated(void **state)
+{
+    (void)state;
+    float q[4];
+    tu_quat_axis_angle(q, 0.6, 0, 0.8, 0.4);
+    gjkb_shape pairs[3][2] = { { tu_box(1, 1, 0.5), tu_at(tu_box(0.5, 0.5, 0.5), 0.1, 0.2, 0.999) },
+                               { tu_box(1, 1, 1), tu_rot(tu_at(tu_box(0.5, 0.3, 0.2), 0.9, 0.2, 0.5), q) },
+                               { tu_cylinder(0.5, 0.5), tu_rot(tu_at(tu_cone(0.4, 0.3), 0.3, 0.2, 0.7), q) } };
+    gjkb_context *ctx = context_on(GJKB_BACKEND_REFERENCE);
+    for (int k = 0; k < 3; k++) {
+        gjkb_shape a = pairs[k][0], b = pairs[k][1];
+        gjkb_result r0 = one_pair(ctx, &a, &b, 0.0);
+        for (int j = 0; j < 3; j++) {
+            a.pos[j] += 1e5;
+            b.pos[j] += 1e5;
+        }
+        char label[64];
+        snprintf(label, sizeof label, "pair %d moved by 1e5", k);
+        gjkb_result r1 = run_case(label, a, b, points(1, 4, tu_v(0, 0, 0)));
+        assert_true(fabs(r1.distance - r0.distance) <= 1e-9);
+        assert_int_equal(r1.contact_count, r0.contact_count);
+    }
+    gjkb_destroy(ctx);
+}
+
+/* An invalid pair between two valid ones: invalid, no points, NaN slots;
+ * its neighbours as alone. */
+static void test_invalid_neighbours(void **state)
+{
+    (void)state;
+    gjkb_shape a = tu_box(1, 1, 1), b = tu_at(tu_box(0.5, 0.5, 0.5), 0.2, 0.1, 1.4);
+    gjkb_shape bad = b;
+    bad.size[1] = NAN;
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        gjkb_result alone = one_pair(ctx, &a, &b, 0.0);
+        cset c;
+        memset(&c, 0, sizeof c);
+        tu_batch_add(&c.t, &a, &b);
+        tu_batch_add(&c.t, &a, &bad);
+        tu_batch_add(&c.t, &a, &b);
+        gjkb_query q = contact_query(0.0);
+        assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+        gjkb_result r[3] = { cset_get(&c, 0), cset_get(&c, 1), cset_get(&c, 2) };
+        assert_int_equal(r[1].status, GJKB_INVALID);
+        assert_int_equal(r[1].contact_count, 0);
+        for (int k = 0; k < 4; k++)
+            assert_true(isnan(r[1].contacts[k].separation) && r[1].contacts[k].feature == 0);
+        for (int i = 0; i < 3; i += 2) {
+            assert_true(tu_result_same(&r[i], &alone));
+            assert_true(contacts_same(&r[i], &alone));
+        }
+        cset_free(&c);
+        gjkb_destroy(ctx);
+    }
+}
+
+/* ---- speculative manifolds --------------------------------------------------------- */
+static void test_speculative(void **state)
+{
+    (void)state;
+    gjkb_shape a = tu_box(1, 1, 0.5), b = tu_at(tu_box(0.5, 0.5, 0.5), 0.1, 0.2, 1.05);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        gjkb_result r = one_pair(ctx, &a, &b, 0.1);
+        check_pair("speculative boxes", &a, &b, &r, (expect){ 0.05, 0.1 });
+        assert_int_equal(r.status, GJKB_SEPARATED);
+        assert_int_equal(r.contact_count, 4);
+        for (int k = 0; k < 4; k++)
+            assert_true(fabs(r.contacts[k].separation - 0.05) < 1e-9);
+        r = one_pair(ctx, &a, &b, 0.0);
+        check_pair("no max_distance", &a, &b, &r, (expect){ 0.05, 0.0 });
+        assert_int_equal(r.contact_count, 0);
+        r = one_pair(ctx, &a, &b, 0.01);
+        assert_int_equal(r.status, GJKB_SEPARATED);
+        assert_int_equal(r.contact_count, 0);
+        /* a sphere just above: one speculative point */
+        gjkb_shape s = tu_at(tu_sphere(0.3), 0.2, 0.2, 0.85);
+        r = one_pair(ctx, &a, &s, 0.1);
+        check_pair("speculative sphere", &a, &s, &r, (expect){ 0.05, 0.1 });
+        assert_int_equal(r.contact_count, 1);
+        gjkb_destroy(ctx);
+    }
+}
+
+/* ---- the API around contact mode ---------------------------------------------- */
+static void test_api(void **state)
+{
+    (void)state;
+    gjkb_context *ctx = context_on(GJKB_BACKEND_REFERENCE);
+    gjkb_shape a = tu_box(1, 1, 0.5), b = tu_at(tu_box(0.5, 0.5, 0.5), 0.1, 0.2, 0.999);
+    cset c;
+    memset(&c, 0, sizeof c);
+    tu_batch_add(&c.t, &a, &b);
+    gjkb_bodies bodies = tu_batch_bodies(&c.t);
+    gjkb_pairs pairs = tu_batch_pairs(&c.t);
+    gjkb_query q = contact_query(0.0);
+    gjkb_results r = cset_results(&c);
+    /* count is required with any other manifold array */
+    r.manifold.count = NULL;
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &q, &r), GJKB_ERR_NULL);
+    assert_non_null(strstr(gjkb_last_error(ctx), "count"));
+    /* x, y, z together */
+    r = cset_results(&c);
+    r.manifold.ay = NULL;
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &q, &r), GJKB_ERR_NULL);
+    /* count alone is fine; so is no manifold at all */
+    r = cset_results(&c);
+    gjkb_manifolds only = { .count = c.count };
+    r.manifold = only;
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &q, &r), GJKB_OK);
+    assert_int_equal(c.count[0], 4);
+    r.manifold = (gjkb_manifolds){ 0 };
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &q, &r), GJKB_OK);
+    assert_true(c.t.distance[0] < 0.0);
+    /* distance mode leaves manifold arrays alone and keeps distance 0 */
+    r = cset_results(&c);
+    q.mode = GJKB_DISTANCE;
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &q, &r), GJKB_OK);
+    assert_int_equal(c.count[0], 0xEE);
+    assert_true(c.t.distance[0] == 0.0);
+    /* an unknown mode is still refused */
+    q.mode = (gjkb_mode)3;
+    assert_int_equal(gjkb_query_batch(ctx, &bodies, &pairs, &q, &r), GJKB_ERR_KIND);
+    cset_free(&c);
+    gjkb_destroy(ctx);
+}
+
+/* gjkb_step in contact mode: the frame's manifolds, the same as the batch
+ * call on the frame's pairs, on every backend and thread count. */
+static void test_step(void **state)
+{
+    (void)state;
+    tu_rng rng = tu_rng_make(77);
+    cset c;
+    memset(&c, 0, sizeof c);
+    for (int i = 0; i < 300; i++) {
+        gjkb_shape s = tu_random_shape(&rng, (gjkb_kind)tu_below(&rng, GJKB_KIND_COUNT), 0.3, H_SEG);
+        for (int k = 0; k < 3; k++)
+            s.pos[k] = tu_range(&rng, -4, 4);
+        tu_batch_body(&c.t, &s);
+    }
+    gjkb_bodies bodies = tu_batch_bodies(&c.t);
+    gjkb_query q = contact_query(0.0);
+    FOR_EACH_BACKEND(backend) {
+        for (int threads = 1; threads <= 2; threads++) {
+            gjkb_context *ctx = context_on(backend);
+            if (gjkb_set_threads(ctx, threads) != GJKB_OK) {
+                gjkb_destroy(ctx);
+                continue;
+            }
+            gjkb_frame f;
+            assert_int_equal(gjkb_step(ctx, &bodies, NULL, &q, &f), GJKB_OK);
+            assert_true(f.pairs.count > 50);
+            assert_non_null(f.results.manifold.count);
+            assert_non_null(f.results.manifold.feature);
+            uint32_t hits = 0;
+            for (uint32_t i = 0; i < f.pairs.count; i++) {
+                gjkb_shape a = tu_batch_shape(&c.t, f.pairs.a[i]), b = tu_batch_shape(&c.t, f.pairs.b[i]);
+                gjkb_result one;
+                assert_int_equal(gjkb_query_pair(ctx, &a, &b, &q, &one), GJKB_OK);
+                assert_int_equal(f.results.status[i], one.status);
+                assert_true(tu_same_double(f.results.distance[i], one.distance));
+                assert_true(tu_same_double(f.results.nx[i], one.n[0]));
+                assert_int_equal(f.results.manifold.count[i], one.contact_count);
+                for (uint32_t k = 0; k < one.contact_count; k++) {
+                    assert_true(tu_same_double(f.results.manifold.separation[4 * i + k], one.contacts[k].separation));
+                    assert_int_equal(f.results.manifold.feature[4 * i + k], one.contacts[k].feature);
+                }
+                hits += one.status == GJKB_OVERLAP;
+            }
+            assert_int_equal(hits, f.hits);
+            gjkb_destroy(ctx);
+        }
+    }
+    cset_free(&c);
+}
+
+int main(void)
+{
+    make_hulls();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_api),
+        cmocka_unit_test(test_libccd_25),
+        cmocka_unit_test(test_mujoco_warp_1526),
+        cmocka_unit_test(test_fcl_493),
+        cmocka_unit_test(test_fcl_495),
+        cmocka_unit_test(test_jolt_671),
+        cmocka_unit_test(test_coal_144),
+        cmocka_unit_test(test_resting_box_on_box),
+        cmocka_unit_test(test_resting_capsule_cylinder_sphere),
+        cmocka_unit_test(test_feature_keys_stable),
+        cmocka_unit_test(test_coincident_and_deep),
+        cmocka_unit_test(test_zero_size_and_flat),
+        cmocka_unit_test(test_translated),
+        cmocka_unit_test(test_invalid_neighbours),
+        cmocka_unit_test(test_speculative),
+        cmocka_unit_test(test_sphere_sphere),
+        cmocka_unit_test(test_sphere_box),
+        cmocka_unit_test(test_box_sphere),
+        cmocka_unit_test(test_capsule_capsule),
+        cmocka_unit_test(test_capsule_box),
+        cmocka_unit_test(test_box_box),
+        cmocka_unit_test(test_all_kinds),
+        cmocka_unit_test(test_step),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    for (uint32_t h = 0; h < N_HULLS; h++)
+        tu_hull_free(&g_hulls[h]);
+    return failed;
+}
