@@ -65,7 +65,8 @@ static const char usage_text[] =
     "  --threads N           run: threads of the library (gjkb_set_threads)\n"
     "  --verify              run: check every candidate pair of every frame\n"
     "                        against the reference backend; exits 1 on a mismatch\n"
-    "  --snapshot FILE.svg   run: draw one frame (x-y view, overlaps in red)\n"
+    "  --snapshot FILE.svg   run: draw one frame (x-y view, overlaps in red;\n"
+    "                        contact mode: contact points and normals)\n"
     "  --snapshot-frame K    run: the frame to draw, 1 to --frames (default the last)\n"
     "  --quiet               run: no progress bar\n"
     "  --pairs N             batch: number of pairs\n"
@@ -635,9 +636,9 @@ static void print_contact_counts(const verify_counts *vc, int width)
                                                         "normal mismatches:", "point mismatches:" };
     static const char *const meaning[CONTACT_CHECKS] = {
         "contact counts differ from the reference, or an overlap has none",
-        "both overlap, depths differ by",
-        "B moved back by the distance along n does not just touch A, within",
-        "a contact point off its surface or its normal line by more than",
+        "both overlap, depths differ by >",
+        "n not unit, or B moved back by the distance along n not touching A within",
+        "a contact point off its surface or its normal line by >",
     };
     printf("%-*s %llu pairs, %llu points (overlapping or with contact points)\n", width, "contacts checked:",
            (unsigned long long)vc->contact_pairs, (unsigned long long)vc->contact_points);
