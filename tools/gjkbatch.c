@@ -536,11 +536,11 @@ static int verify_failed(const verify_counts *vc)
 #define VERIFY_REFERENCE_ITERATIONS 4096u
 
 /* Prints one of the first VERIFY_SHOW mismatches; frame 0 means a batch. */
-static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what,
-                          int st, int rst, double d, double rd)
+/* The start of a mismatch line, up to "what: "; 0 when enough were shown. */
+static int mismatch_prefix(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what)
 {
     if (vc->shown++ >= VERIFY_SHOW)
-        return;
+        return 0;
     progress_clear();
     uint32_t a = ps->pairs.a[i], b = ps->pairs.b[i];
     if (frame)
@@ -548,9 +548,17 @@ static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame,
                 (unsigned long)i, (unsigned long)a, (unsigned long)b);
     else
         fprintf(stderr, "  mismatch pair %lu (", (unsigned long)i);
-    fprintf(stderr, "%s-%s, scale %.6g): %s: %s %.9g, reference %s %.9g\n", gjkb_kind_name((gjkb_kind)ps->bodies.kind[a]),
-            gjkb_kind_name((gjkb_kind)ps->bodies.kind[b]), pair_scale(ps, i), what, gjkb_status_name((gjkb_status)st), d,
-            gjkb_status_name((gjkb_status)rst), rd);
+    fprintf(stderr, "%s-%s, scale %.6g): %s: ", gjkb_kind_name((gjkb_kind)ps->bodies.kind[a]),
+            gjkb_kind_name((gjkb_kind)ps->bodies.kind[b]), pair_scale(ps, i), what);
+    return 1;
+}
+
+static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what,
+                          int st, int rst, double d, double rd)
+{
+    if (mismatch_prefix(vc, ps, frame, i, what))
+        fprintf(stderr, "%s %.9g, reference %s %.9g\n", gjkb_status_name((gjkb_status)st), d,
+                gjkb_status_name((gjkb_status)rst), rd);
 }
 
 /* Contact mode, pair i whose statuses agree: its contacts against the
@@ -576,8 +584,9 @@ static void verify_contacts(const pair_set *ps, uint32_t i, const gjkb_results *
     vc->contact_points += got.contact_count;
     for (int k = 0; k < CONTACT_CHECKS; k++)
         vc->contact[k] += (failed >> k) & 1u;
-    if (failed)
-        show_mismatch(vc, ps, frame, i, contact_check_name(rep.check), got.status, want.status, rep.got, rep.want);
+    if (failed && mismatch_prefix(vc, ps, frame, i, contact_check_name(rep.check)))
+        fprintf(stderr, "%.9g, want %.9g (%s, reference %s)\n", rep.got, rep.want, gjkb_status_name(got.status),
+                gjkb_status_name(want.status));
 }
 
 /* Whether statuses st (tested) and rst (reference) disagree beyond the
