@@ -359,7 +359,7 @@ static void test_unknown_kind_and_mode(void **state)
         assert_int_equal(gjkb_query_pair(ctx, &s, &bad, &q, &out), GJKB_ERR_KIND);
     }
     gjkb_bodies bodies = tu_batch_bodies(&t);
-    const int modes[] = {2, 3, -1, 1000};
+    const int modes[] = {3, 4, -1, 1000};
     for (size_t k = 0; k < 4; k++) {
         gjkb_query m = q;
         m.mode = (gjkb_mode)modes[k];

@@ -15,10 +15,6 @@
 /* Below this core distance (solver units, relative to the pair's scale)
  * GJK's axis is too short to trust as a direction: EPA decides. */
 #define AXIS_MIN 1e-9
-/* EPA out of its budget with the bounds still this far apart (solver
- * units) is a limit; closer, its answer stands (the documented accuracy is
- * 1e-4 of the scale). */
-#define EPA_ACCEPT 1e-7
 
 static void set3(double out[3], ref_vec v)
 {
@@ -66,7 +62,7 @@ static gjkb_result penetration(const ref_setup *su, const gjkb__params *p, const
     if (d.gap == 0.0 && d.depth == 0.0)
         d.n = flat_normal(d.n, su->pr.off);
     double dist = -(d.depth + su->margin_a + su->margin_b);
-    gjkb_status status = !(d.gap <= EPA_ACCEPT) ? GJKB_LIMIT : dist <= su->tol ? GJKB_OVERLAP : GJKB_SEPARATED;
+    gjkb_status status = !(d.gap <= REF_EPA_ACCEPT) ? GJKB_LIMIT : dist <= su->tol ? GJKB_OVERLAP : GJKB_SEPARATED;
     if (!isfinite(dist) || !(fabs(length(d.n) - 1.0) < 1e-6))
         return gjkb__ref_nan_result(GJKB_LIMIT, it, NAN);
     ref_vec a = madd(d.pa, d.n, su->margin_a);

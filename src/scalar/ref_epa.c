@@ -417,8 +417,9 @@ static int holding_face(const epa_poly *P, int f)
     return best;
 }
 
-/* The polytope's answer: from the nearest face when converged, else the
- * best upper bound with its axis and A's support along it. */
+/* The polytope's answer: from the nearest face when converged (or close
+ * enough to be accepted), else the best upper bound with its axis and A's
+ * support along it. */
 static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double upper, ref_vec best_n,
                             uint32_t it)
 {
@@ -426,7 +427,7 @@ static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double
     const epa_face *F = &P->f[f];
     r.iterations = it;
     r.gap = upper - F->d;
-    if (r.gap <= EPA_GAP) {
+    if (r.gap <= REF_EPA_ACCEPT) {
         const epa_face *H = &P->f[holding_face(P, f)];
         ref_vertex tri[3] = { P->v[H->v[0]], P->v[H->v[1]], P->v[H->v[2]] };
         r.depth = F->d;

@@ -35,38 +35,37 @@ static ref_vec box_vertex(const ref_core *c, unsigned id)
     return vec(id & 1 ? c->sx : -c->sx, id & 2 ? c->sy : -c->sy, id & 4 ? c->sz : -c->sz);
 }
 
-/* Face: one component beyond the tolerance; edge: two; vertex: three. */
+/* Face k when u leans off axis k by at most the tolerance angle; else the
+ * edge along axis k when u is that close to perpendicular to it; else the
+ * vertex. */
 static ref_feature box_feature(const ref_core *c, ref_vec u)
 {
     double comp[3] = { u.x, u.y, u.z };
-    unsigned base = 0, free_axes[3];
-    int nfree = 0;
-    for (int k = 0; k < 3; k++) {
+    unsigned base = (u.x > 0.0) | (u.y > 0.0) << 1 | (u.z > 0.0) << 2;
+    for (unsigned k = 0; k < 3; k++) {
+        double off = hypot(comp[(k + 1) % 3], comp[(k + 2) % 3]);
+        if (off > REF_FACE_SIN)
+            continue;
+        /* the face: corners in order around it */
+        unsigned i = 1u << (k + 1) % 3, j = 1u << (k + 2) % 3, face = base & ~(i | j);
+        unsigned corner[4] = { face, face | i, face | i | j, face | j };
+        ref_feature f;
+        f.n = 4;
+        for (int m = 0; m < 4; m++) {
+            f.p[m] = box_vertex(c, corner[m]);
+            f.id[m] = (uint16_t)corner[m];
+        }
+        f.key = ref_key(REF_FACE, 2 * k + (base >> k & 1u));
+        return f;
+    }
+    for (unsigned k = 0; k < 3; k++) {
         if (fabs(comp[k]) > REF_FACE_SIN)
-            base |= comp[k] > 0.0 ? 1u << k : 0u;
-        else
-            free_axes[nfree++] = (unsigned)k;
+            continue;
+        unsigned lo = base & ~(1u << k), hi = lo | 1u << k;
+        return segment_feature(box_vertex(c, lo), (uint16_t)lo, box_vertex(c, hi), (uint16_t)hi,
+                               gjkb__ref_edge_key(GJKB_BOX, (uint16_t)lo, (uint16_t)hi) & 0x3FFF);
     }
-    if (nfree == 0)
-        return point_feature(box_vertex(c, base), (uint16_t)base);
-    if (nfree == 1) {
-        unsigned hi = base | 1u << free_axes[0];
-        return segment_feature(box_vertex(c, base), (uint16_t)base, box_vertex(c, hi), (uint16_t)hi,
-                               gjkb__ref_edge_key(GJKB_BOX, (uint16_t)base, (uint16_t)hi) & 0x3FFF);
-    }
-    if (nfree == 3) /* u has no clear direction: the support point */
-        return point_feature(gjkb__ref_core_support(c, u), (uint16_t)base);
-    /* a face: corners in order around it */
-    unsigned axis = 3u - free_axes[0] - free_axes[1], i = 1u << free_axes[0], j = 1u << free_axes[1];
-    unsigned corner[4] = { base, base | i, base | i | j, base | j };
-    ref_feature f;
-    f.n = 4;
-    for (int k = 0; k < 4; k++) {
-        f.p[k] = box_vertex(c, corner[k]);
-        f.id[k] = (uint16_t)corner[k];
-    }
-    f.key = ref_key(REF_FACE, 2 * axis + (base >> axis & 1u));
-    return f;
+    return point_feature(box_vertex(c, base), (uint16_t)base);
 }
 
 /* The polygon inscribed in a disk of radius r at height z, vertex ids from
@@ -123,6 +122,40 @@ static ref_feature cone_feature(const ref_core *c, ref_vec u)
     return dot(apex, u) >= dot(rim, u) ? point_feature(apex, M) : point_feature(rim, M + 1);
 }
 
+/* Whether the band's points are a face or an edge of the hull: a plane
+ * through them (the one nearest u for an edge) has every hull point on or
+ * below it. A band across a ridge fails and the feature is the support
+ * point alone. */
+static bool hull_band_supports(const ref_core *c, const ref_feature *f, ref_vec u)
+{
+    ref_vec s = f->p[0], m;
+    int far = 1;
+    for (int i = 2; i < f->n; i++)
+        if (length(sub(f->p[i], s)) > length(sub(f->p[far], s)))
+            far = i;
+    ref_vec e = sub(f->p[far], s);
+    if (f->n == 2) {
+        e = scale(e, 1.0 / length(e));
+        m = madd(u, e, -dot(u, e));
+    } else {
+        m = vec(0.0, 0.0, 0.0);
+        for (int i = 1; i < f->n; i++) {
+            ref_vec k = cross(e, sub(f->p[i], s));
+            if (length(k) > length(m))
+                m = dot(k, u) < 0.0 ? neg(k) : k;
+        }
+    }
+    double len = length(m);
+    if (!(len > 0.0))
+        return false;
+    m = scale(m, 1.0 / len);
+    double top = dot(s, m);
+    for (uint32_t i = 0; i < c->count; i++)
+        if (dot(hull_point(c, i), m) > top + 1e-10)
+            return false;
+    return true;
+}
+
 /* The hull's points within the band of the support plane that a face
  * tilted by the tolerance angle would fill; too many: the support point. */
 static ref_feature hull_feature(const ref_core *c, ref_vec u)
@@ -146,8 +179,14 @@ static ref_feature hull_feature(const ref_core *c, ref_vec u)
             return point_feature(s, (uint16_t)(best & 0x3FFF));
         f.p[f.n] = p;
         f.id[f.n++] = (uint16_t)(i & 0x3FFF);
+        if (i == best && f.n > 1) { /* the support point first */
+            ref_vec t = f.p[0];
+            uint16_t ti = f.id[0];
+            f.p[0] = f.p[f.n - 1], f.id[0] = f.id[f.n - 1];
+            f.p[f.n - 1] = t, f.id[f.n - 1] = ti;
+        }
     }
-    if (f.n <= 1)
+    if (f.n <= 1 || !hull_band_supports(c, &f, u))
         return point_feature(s, (uint16_t)(best & 0x3FFF));
     f.key = f.n == 2 ? gjkb__ref_edge_key(GJKB_HULL, f.id[0], f.id[1]) : gjkb__ref_hull_face_key(f.id, f.n);
     return f;

@@ -168,6 +168,11 @@ typedef struct ref_depth {
     uint32_t iterations;
 } ref_depth;
 
+/* EPA out of its budget with the bounds still this far apart (solver
+ * units, relative to the pair's scale) is a limit; closer, its answer
+ * stands (the documented accuracy is 1e-4 of the scale). */
+#define REF_EPA_ACCEPT 1e-7
+
 ref_depth gjkb__ref_epa(const ref_pair *pr, const ref_simplex *s, uint32_t budget);
 
 /* The manifold of a pair whose normal n (A's frame, unit, A to B),
@@ -193,8 +198,10 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
 /* Vertices of the polygon inscribed in a cylinder's cap or a cone's base. */
 #define REF_RIM_POINTS 8
 /* Sine of the angle within which a face (or segment) still counts as
- * perpendicular to the normal. */
-#define REF_FACE_SIN 3e-3
+ * perpendicular to the normal: a face tilted by up to 1.5e-3 rad is still
+ * the face. Not more: a rounded feature's points, moved by the margin
+ * along n, leave the rounded surface by up to margin * angle^2 / 2. */
+#define REF_FACE_SIN 1.5e-3
 
 enum { REF_VERTEX = 0, REF_EDGE = 1, REF_FACE = 2 };
 

@@ -10,12 +10,18 @@
 #include "scalar/ref_geom.h"
 
 #include <float.h>
+#ifdef GJKB_EPA_TRACE
+#include <stdio.h>
+#endif
 
 /* Lengths below this (solver units) are zero in the plane. */
 #define M_EPS 1e-12
 /* A polygon feature whose points leave its plane by more than this (solver
  * units) is not a face (a hull band across an edge): a point instead. */
 #define M_PLANAR 1e-10
+/* Sine of the largest tilt of a feature against the plane (the features'
+ * own tolerance, and rounding). */
+#define M_TILT (REF_FACE_SIN * (1.0 + 1e-9) + 1e-12)
 /* The deepest clipped point may differ from the pair's distance by this
  * much (solver units) and be snapped to it; beyond, the witnesses replace
  * it. */
@@ -135,7 +141,7 @@ static void to_deepest_point(m_poly *f, ref_vec dir)
 }
 
 /* A polygon's plane (Newell's normal); false when its points leave it or
- * it does not face along n. */
+ * it is tilted against the plane by more than the tolerance angle. */
 static bool polygon_plane(m_poly *f, ref_vec n)
 {
     ref_vec m = vec(0.0, 0.0, 0.0), c = vec(0.0, 0.0, 0.0);
@@ -152,7 +158,14 @@ static bool polygon_plane(m_poly *f, ref_vec n)
     for (int i = 0; i < f->n; i++)
         if (fabs(dot(f->m, f->p[i]) - f->c) > M_PLANAR)
             return false;
-    return fabs(dot(f->m, n)) >= 0.5;
+    return length(cross(f->m, n)) <= M_TILT;
+}
+
+/* A segment feature perpendicular to n within the tolerance angle. */
+static bool segment_across(const m_poly *f, ref_vec n)
+{
+    ref_vec e = sub(f->p[1], f->p[0]);
+    return fabs(dot(e, n)) <= M_TILT * length(e);
 }
 
 /* The feature of one side in the plane: A along n, or B along -n (its
@@ -173,7 +186,9 @@ static m_poly project(const ref_setup *su, const m_plane *pl, bool is_b)
         f.y[i] = dot(f.p[i], pl->v);
     }
     hull2d(&f);
-    if (f.n >= 3 && !polygon_plane(&f, pl->n))
+    /* A hull's band may hold the level line of a steeper face: only faces
+     * and edges within the tolerance angle count. */
+    if ((f.n >= 3 && !polygon_plane(&f, pl->n)) || (f.n == 2 && !segment_across(&f, pl->n)))
         to_deepest_point(&f, dir);
     return f;
 }
@@ -419,6 +434,15 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
     m_poly fa = project(su, &pl, false), fb = project(su, &pl, true);
     m_cand c[M_MAX_CANDS];
     ref_contact_point pts[M_MAX_CANDS];
+#ifdef GJKB_EPA_TRACE
+    for (int side = 0; side < 2; side++) {
+        const m_poly *f = side ? &fb : &fa;
+        fprintf(stderr, "feature %c n %d key %04x:", side ? 'B' : 'A', f->n, f->key);
+        for (int i = 0; i < f->n; i++)
+            fprintf(stderr, " [%d %.6f %.6f %.9f]", f->id[i], f->x[i], f->y[i], dot(f->p[i], n));
+        fprintf(stderr, "\n");
+    }
+#endif
     int nc = lift_and_keep(su, &pl, &fa, &fb, c, clip_features(&fa, &fb, c), dist, keep, pts);
     if (nc == 0) {
         /* a point feature, or nothing left: the witnesses */

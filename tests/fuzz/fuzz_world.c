@@ -323,7 +323,7 @@ static void read_odd(fw_world *w, fz_reader *r)
     static const double tol[4] = { -1e-3, NAN, 1.0, INFINITY };
     w->odd = (fw_odd)(b % FW_ODD_COUNT);
     if (w->odd == FW_ODD_MODE)
-        w->mode = b & 16 ? 2 : -1;
+        w->mode = b & 16 ? 3 : -1;
     else if (w->odd == FW_ODD_TOLERANCE)
         w->tolerance = tol[(b >> 4) & 3];
     else if (w->odd == FW_ODD_MAX_DISTANCE)

@@ -26,7 +26,7 @@
 /* Arguments that break a documented rule on purpose (fw_world.odd). */
 typedef enum fw_odd {
     FW_ODD_NONE = 0,
-    FW_ODD_MODE,          /* a mode that is neither hit nor distance */
+    FW_ODD_MODE,          /* a mode that is none of hit, distance, contact */
     FW_ODD_TOLERANCE,     /* tolerance outside (0, 1): negative, NaN, 1 */
     FW_ODD_MAX_DISTANCE,  /* negative or NaN */
     FW_ODD_NO_HULL_IDS,   /* bodies.hull NULL */
