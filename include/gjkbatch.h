@@ -152,6 +152,9 @@ typedef enum gjkb_status {
 
 /* Points per contact manifold at most. */
 #define GJKB_MAX_CONTACTS 4
+/* Vertices of the polygon inscribed in a cylinder's cap or a cone's base
+ * that stands for the disk in manifolds (feature keys below). */
+#define GJKB_CONTACT_RIM 8
 
 /* Contact manifolds (contact mode), SoA with GJKB_MAX_CONTACTS slots per
  * pair: point k of pair i is entry i * GJKB_MAX_CONTACTS + k. Only count is
@@ -167,7 +170,25 @@ typedef enum gjkb_status {
  *               first point is the deepest: its separation equals distance.
  *   feature     the pair of features (face, edge, vertex of each core) the
  *               point comes from, packed; the same from frame to frame
- *               while the same features touch, for a solver's warm start. */
+ *               while the same features touch, for a solver's warm start.
+ *               (featureA << 16) | featureB, each 16 bits a 2-bit type
+ *               (0 vertex, 1 edge, 2 face) << 14 | a 14-bit index. Indices:
+ *               box vertex: bit k set where coordinate k is positive; box
+ *               edge: 4 * axis + the other two coordinates' bits; box face:
+ *               2 * axis + (positive side); capsule: vertex 0 (-z) and 1,
+ *               edge 0; cylinder cap k (0 bottom, 1 top) as face k with
+ *               GJKB_CONTACT_RIM vertices k * RIM + i on its rim (i counter-
+ *               clockwise from +x) and edges alike (edge i from vertex i
+ *               to the next), its side line as edge 2 * RIM (ends 2 * RIM
+ *               at the bottom, 2 * RIM + 1), a lone rim point as vertex
+ *               2 * RIM + cap; cone base face 0, rim vertices and edges
+ *               0..RIM-1, apex vertex RIM, slant line edge RIM, a lone rim
+ *               point vertex RIM + 1; sphere vertex 0;
+ *               hull vertex: the point's index (mod 2^14); hull edges and
+ *               faces: a 14-bit hash of their point indices (equal keys
+ *               for different features are possible, rarely). A point
+ *               where an edge of one feature crosses an edge of the other
+ *               carries both edges; a vertex over a face carries both. */
 typedef struct gjkb_manifolds {
     uint8_t *count;
     double *ax, *ay, *az;
@@ -199,7 +220,14 @@ typedef struct gjkb_manifolds {
  *             a deterministic choice.
  *   a, b      a is A's point farthest along n, b is B's point farthest
  *             along -n: b - a = distance * n.
- *   manifold  see gjkb_manifolds (all NULL: none written). */
+ *   status    limit when the depth did not converge within the bound
+ *             (curved cores): distance, a, b and n then hold the best
+ *             bound found (B moved by -distance along n is clear of A).
+ *   manifold  see gjkb_manifolds (all NULL: none written; only count,
+ *             when any other manifold array is given, is required). In
+ *             hit and distance modes the manifold arrays are not touched.
+ * For now every backend answers contact mode with the double-precision
+ * reference, pair by pair (docs/contacts.md). */
 typedef struct gjkb_results {
     uint8_t *status;                  /* gjkb_status */
     double *distance;
@@ -282,7 +310,8 @@ GJKB_API gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodie
  * is one of those lanes doing a pair's step (the sum of the pairs'
  * iterations, counted where the kernel ran them). Lane utilization is
  * lane_steps / (bundle_steps * width); the reference backend counts
- * nothing. The counts are the same for every thread count. */
+ * nothing, nor does contact mode (answered by the reference on every
+ * backend for now). The counts are the same for every thread count. */
 typedef struct gjkb_stats {
     uint32_t width;          /* lanes per bundle of the context's backend (0: reference) */
     uint64_t pairs;          /* pairs given to the wide kernel */
@@ -371,8 +400,11 @@ GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
  * GJKB_ERR_ARGUMENT. */
 typedef struct gjkb_frame {
     gjkb_pairs pairs;         /* candidate pairs */
-    gjkb_results results;     /* one entry per candidate pair (distance mode
-                                 fills distance, points and axis) */
+    gjkb_results results;     /* one entry per candidate pair (distance and
+                                 contact modes fill distance, points and
+                                 axis; contact mode also every manifold
+                                 array, GJKB_MAX_CONTACTS slots per pair,
+                                 owned by the context like the rest) */
     uint32_t hits;            /* pairs with status GJKB_OVERLAP */
     double seconds[4];        /* wall time of bounds, sort, sweep, narrowphase */
 } gjkb_frame;
@@ -381,8 +413,8 @@ GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, cons
                               const gjkb_query *query, gjkb_frame *out);
 
 /* Threads the context uses for gjkb_step, gjkb_find_pairs and
- * gjkb_query_batch on the wide backends (OpenMP; the reference backend's
- * loop stays on one thread). 0 or 1: the calling thread only; at most 1024.
+ * gjkb_query_batch on the wide backends, contact mode included (OpenMP;
+ * the reference backend's loop stays on one thread). 0 or 1: the calling thread only; at most 1024.
  * Results are bit-identical for every thread count. GJKB_ERR_UNSUPPORTED
  * above 1 when built without OpenMP. gjkb_get_threads returns at least 1
  * (0 for NULL). */

@@ -812,6 +812,51 @@ static void test_speculative(void **state)
     }
 }
 
+/* No dropped contact: every pair the hit query calls overlap gets a finite
+ * depth and a unit normal in contact mode. On the reference the verdicts
+ * are the same; a wide backend's float hit verdict may differ only within
+ * its documented accuracy (1e-4 of the scale) of touching. */
+static void test_hit_agrees(void **state)
+{
+    (void)state;
+    uint32_t per = n_pairs() / 8;
+    cset c;
+    memset(&c, 0, sizeof c);
+    for (int ka = 0; ka < GJKB_KIND_COUNT; ka++)
+        for (int kb = 0; kb < GJKB_KIND_COUNT; kb++)
+            random_pairs(&c, (gjkb_kind)ka, (gjkb_kind)kb, per, 500 + 6 * ka + kb, 1.1);
+    uint32_t n = c.t.np;
+    gjkb_query q = contact_query(0.0);
+    gjkb_context *ref = context_on(GJKB_BACKEND_REFERENCE);
+    assert_int_equal(cset_run(ref, &c, &q), GJKB_OK);
+    gjkb_destroy(ref);
+    uint8_t *status = tu_realloc(NULL, n);
+    double *dist = tu_realloc(NULL, n * sizeof *dist), *scale = tu_realloc(NULL, n * sizeof *scale);
+    for (uint32_t i = 0; i < n; i++) {
+        gjkb_shape a = tu_batch_shape(&c.t, c.t.ia[i]), b = tu_batch_shape(&c.t, c.t.ib[i]);
+        tu_geom ga = tu_geom_of(&a, g_hulls), gb = tu_geom_of(&b, g_hulls);
+        status[i] = c.t.status[i], dist[i] = c.t.distance[i], scale[i] = tu_pair_scale(&ga, &gb);
+        assert_true(status[i] == GJKB_OVERLAP || status[i] == GJKB_SEPARATED);
+    }
+    gjkb_query hq = contact_query(0.0);
+    hq.mode = GJKB_HIT;
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        assert_int_equal(tu_batch_run(ctx, &c.t, &hq), GJKB_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t hit = c.t.status[i];
+            if (hit == GJKB_LIMIT || hit == status[i])
+                continue;
+            if (backend == GJKB_BACKEND_REFERENCE || fabs(dist[i]) > 1e-4 * scale[i])
+                fail_msg("%s pair %u: hit says %d, contact %d at distance %.9g", gjkb_backend_name(backend), i, hit,
+                         status[i], dist[i]);
+        }
+        gjkb_destroy(ctx);
+    }
+    free(status), free(dist), free(scale);
+    cset_free(&c);
+}
+
 /* ---- the API around contact mode ---------------------------------------------- */
 static void test_api(void **state)
 {
@@ -931,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_capsule_box),
         cmocka_unit_test(test_box_box),
         cmocka_unit_test(test_all_kinds),
+        cmocka_unit_test(test_hit_agrees),
         cmocka_unit_test(test_step),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,10 +17,6 @@
 #include "scalar/ref_geom.h"
 
 #include <float.h>
-#ifdef GJKB_EPA_TRACE
-#include <stdio.h>
-#include <stdlib.h>
-#endif
 
 /* Polytope budget: every loop below is bounded by these. */
 #define EPA_MAX_VERTS 512
@@ -467,16 +463,9 @@ ref_depth gjkb__ref_epa(const ref_pair *pr, const ref_simplex *s, uint32_t budge
         double h = dot(w.y, F->n);
         if (h < upper)
             upper = h, best_n = F->n;
-#ifdef GJKB_EPA_TRACE
-        if (getenv("EPA_STEPS"))
-            fprintf(stderr, "  %u: d %.12f h %.12f\n", i, F->d, h);
-#endif
         if (h - F->d <= EPA_GAP || !poly_add(&P, w, f))
             break;
         f = nearest_face(&P);
     }
-#ifdef GJKB_EPA_TRACE
-    fprintf(stderr, "epa: it %u nv %d nf %d upper %.17g lower %.17g\n", it, P.nv, P.nf, upper, P.f[f].d);
-#endif
     return poly_depth(pr, &P, f, upper, best_n, it);
 }

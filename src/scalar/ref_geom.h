@@ -85,6 +85,9 @@ static inline ref_vec hull_point(const ref_core *c, uint32_t i)
 /* A point of the core that is furthest along u (u non-zero, core frame). */
 ref_vec gjkb__ref_core_support(const ref_core *c, ref_vec u);
 
+/* Rotation matrix of a quaternion (w, x, y, z), normalized in double. */
+ref_mat gjkb__ref_rotation(const float q[4]);
+
 /* The pair in A's frame, lengths in solver units: a power of two near the
  * pair's scale, so that rescaling is exact and squared lengths can neither
  * underflow nor overflow. */
@@ -196,7 +199,7 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
  * | index, type 0 vertex, 1 edge, 2 face: see gjkb_manifolds). */
 #define REF_FEATURE_MAX 32
 /* Vertices of the polygon inscribed in a cylinder's cap or a cone's base. */
-#define REF_RIM_POINTS 8
+#define REF_RIM_POINTS GJKB_CONTACT_RIM
 /* Sine of the angle within which a face (or segment) still counts as
  * perpendicular to the normal: a face tilted by up to 1.5e-3 rad is still
  * the face. Not more: a rounded feature's points, moved by the margin

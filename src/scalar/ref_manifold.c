@@ -10,9 +10,6 @@
 #include "scalar/ref_geom.h"
 
 #include <float.h>
-#ifdef GJKB_EPA_TRACE
-#include <stdio.h>
-#endif
 
 /* Lengths below this (solver units) are zero in the plane. */
 #define M_EPS 1e-12
@@ -434,15 +431,6 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
     m_poly fa = project(su, &pl, false), fb = project(su, &pl, true);
     m_cand c[M_MAX_CANDS];
     ref_contact_point pts[M_MAX_CANDS];
-#ifdef GJKB_EPA_TRACE
-    for (int side = 0; side < 2; side++) {
-        const m_poly *f = side ? &fb : &fa;
-        fprintf(stderr, "feature %c n %d key %04x:", side ? 'B' : 'A', f->n, f->key);
-        for (int i = 0; i < f->n; i++)
-            fprintf(stderr, " [%d %.6f %.6f %.9f]", f->id[i], f->x[i], f->y[i], dot(f->p[i], n));
-        fprintf(stderr, "\n");
-    }
-#endif
     int nc = lift_and_keep(su, &pl, &fa, &fb, c, clip_features(&fa, &fb, c), dist, keep, pts);
     if (nc == 0) {
         /* a point feature, or nothing left: the witnesses */

@@ -11,7 +11,10 @@
  * GJK keeps two bounds on dc: |v| for any point v of D is an upper bound,
  * and for any axis v, (v . w) / |v| with w = support of D in direction -v is
  * a lower bound, because every x in D has v . x >= v . w. Every stopping test
- * compares these bounds relative to the lengths involved. */
+ * compares these bounds relative to the lengths involved.
+ *
+ * The shapes' geometry (rotations, core supports) is in ref_geom.c; contact
+ * mode continues from GJK's final state in ref_contact.c. */
 #include "scalar/reference.h"
 #include "scalar/ref_geom.h"
 #include "shape.h"
@@ -38,62 +41,6 @@
  * REF_FLAT * (longest edge)^3 is flat: the signs of its barycentric
  * coordinates are noise, so only its faces are trusted. */
 #define REF_FLAT 1e-12
-
-/* Rotation matrix of a quaternion (w, x, y, z), normalized here in double. */
-static ref_mat rotation(const float q[4])
-{
-    double w = q[0], x = q[1], y = q[2], z = q[3];
-    double len = sqrt(w * w + x * x + y * y + z * z);
-    w /= len, x /= len, y /= len, z /= len;
-    ref_mat r = { {
-        { 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y) },
-        { 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x) },
-        { 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) },
-    } };
-    return r;
-}
-
-/* ---- cores ------------------------------------------------------------- */
-
-/* A point of the core that is furthest along u (u non-zero, core frame). */
-ref_vec gjkb__ref_core_support(const ref_core *c, ref_vec u)
-{
-    switch (c->kind) {
-    case GJKB_SPHERE:
-        return vec(0.0, 0.0, 0.0);
-    case GJKB_CAPSULE:
-        return vec(0.0, 0.0, u.z >= 0.0 ? c->sz : -c->sz);
-    case GJKB_BOX:
-        return vec(u.x >= 0.0 ? c->sx : -c->sx, u.y >= 0.0 ? c->sy : -c->sy, u.z >= 0.0 ? c->sz : -c->sz);
-    case GJKB_CYLINDER: {
-        ref_vec p = disk_support(c->sx, u);
-        p.z = u.z >= 0.0 ? c->sz : -c->sz;
-        return p;
-    }
-    case GJKB_CONE: {
-        ref_vec apex = vec(0.0, 0.0, c->sz);
-        ref_vec rim = disk_support(c->sx, u);
-        rim.z = -c->sz;
-        return dot(apex, u) >= dot(rim, u) ? apex : rim;
-    }
-    case GJKB_HULL: {
-        /* First point of largest projection wins, so ties are deterministic. */
-        ref_vec best = vec(c->hx[0], c->hy[0], c->hz[0]);
-        double best_dot = dot(best, u);
-        for (uint32_t i = 1; i < c->count; i++) {
-            ref_vec p = vec(c->hx[i], c->hy[i], c->hz[i]);
-            double d = dot(p, u);
-            if (d > best_dot) {
-                best = p;
-                best_dot = d;
-            }
-        }
-        return scale(best, c->hull_scale);
-    }
-    default:
-        return vec(0.0, 0.0, 0.0);
-    }
-}
 
 /* ---- the distance sub-algorithm ----------------------------------------
  * Closest point to the origin of the simplex spanned by 1 to 4 points, as
@@ -381,8 +328,8 @@ static ref_setup make_setup(const gjkb_context *ctx, const gjkb_shape *a, const 
                             const gjkb__params *p)
 {
     ref_setup su;
-    su.rot_a = rotation(a->rot);
-    ref_mat rot_b = rotation(b->rot);
+    su.rot_a = gjkb__ref_rotation(a->rot);
+    ref_mat rot_b = gjkb__ref_rotation(b->rot);
     su.pos_a = vec(a->pos[0], a->pos[1], a->pos[2]);
     ref_vec off = mul_t(&su.rot_a, sub(vec(b->pos[0], b->pos[1], b->pos[2]), su.pos_a));
     for (int r = 0; r < 3; r++)
@@ -412,6 +359,30 @@ static ref_setup make_setup(const gjkb_context *ctx, const gjkb_shape *a, const 
     return su;
 }
 
+/* The tests on a new support point w before it joins the simplex, in
+ * order: hit mode stops once a support plane proves a gap above
+ * tolerance; convergence (w already known, or the bounds within REF_GAP);
+ * distance mode stops once the gap is proven beyond max_distance.
+ * STOP_LIMIT: none holds. Updates the lower bound. */
+static ref_stop support_stop(ref_gjk *g, bool hit, double margins, double tol, double max_dist)
+{
+    double vv = dot(g->v, g->v), vlen = sqrt(vv);
+    g->lower = fmax(g->lower, dot(g->v, g->w.y) / vlen);
+    if (hit && g->lower - margins > tol)
+        return STOP_APART;
+    if (g->have_v) {
+        /* w adds nothing new, or the gap between the bounds is closed. */
+        double norm = sqrt(fmax(simplex_norm2(&g->simplex), dot(g->w.y, g->w.y)));
+        if (simplex_has(&g->simplex, g->w.y) || vlen - g->lower <= REF_GAP * vlen + REF_NOISE * norm)
+            return STOP_CONVERGED;
+    }
+    /* Beyond max_distance, but never inside the touching band: a
+     * touching pair is not called separated by an early stop. */
+    if (g->lower - margins > fmax(max_dist, tol))
+        return STOP_BEYOND;
+    return STOP_LIMIT;
+}
+
 /* GJK. Each iteration evaluates one support point w and then, in order:
  * hit mode stops once a support plane proves a gap above tolerance;
  * convergence (w already known, or the bounds within REF_GAP); distance
@@ -437,26 +408,10 @@ static ref_gjk run_gjk(const ref_setup *su, const gjkb__params *p, ref_vec start
     while (it < p->ref_max_iterations) {
         g.w = pair_support(pr, neg(g.v));
         it++;
-        double vv = dot(g.v, g.v), vlen = sqrt(vv);
-        g.lower = fmax(g.lower, dot(g.v, g.w.y) / vlen);
-        if (hit && g.lower - margins > tol) {
-            g.stop = STOP_APART;
+        double vv = dot(g.v, g.v);
+        g.stop = support_stop(&g, hit, margins, tol, max_dist);
+        if (g.stop != STOP_LIMIT)
             break;
-        }
-        if (g.have_v) {
-            /* w adds nothing new, or the gap between the bounds is closed. */
-            double norm = sqrt(fmax(simplex_norm2(&g.simplex), dot(g.w.y, g.w.y)));
-            if (simplex_has(&g.simplex, g.w.y) || vlen - g.lower <= REF_GAP * vlen + REF_NOISE * norm) {
-                g.stop = STOP_CONVERGED;
-                break;
-            }
-        }
-        /* Beyond max_distance, but never inside the touching band: a
-         * touching pair is not called separated by an early stop. */
-        if (g.lower - margins > fmax(max_dist, tol)) {
-            g.stop = STOP_BEYOND;
-            break;
-        }
 
         ref_simplex before = g.simplex;
         g.simplex.v[g.simplex.n++] = g.w;
