@@ -115,8 +115,55 @@ static pairfile_status parse(const char *text, pairfile *pf, pairfile_error *err
     return st;
 }
 
-/* Parses text, answers it on backend in mode and returns the CSV text. */
-static char *answer(const char *text, gjkb_backend backend, gjkb_mode mode)
+/* Result arrays for n pairs in every column, the manifold included. */
+typedef struct answer_buf {
+    gjkb_results r;
+    double *col[10], *slot[7];
+    uint32_t *feature;
+} answer_buf;
+
+static void answer_alloc(answer_buf *ab, uint32_t n, gjkb_mode mode)
+{
+    memset(ab, 0, sizeof *ab);
+    for (int k = 0; k < 10; k++)
+        assert_non_null(ab->col[k] = calloc(n, sizeof(double)));
+    for (int k = 0; k < 7; k++)
+        assert_non_null(ab->slot[k] = calloc((size_t)n * GJKB_MAX_CONTACTS, sizeof(double)));
+    assert_non_null(ab->feature = calloc((size_t)n * GJKB_MAX_CONTACTS, sizeof(uint32_t)));
+    gjkb_results *r = &ab->r;
+    assert_non_null(r->status = calloc(n, 1));
+    assert_non_null(r->iterations = calloc(n, sizeof(uint32_t)));
+    r->distance = ab->col[0];
+    if (mode != GJKB_HIT) { /* hit mode: NULL, as the tool does */
+        double **pt[9] = { &r->ax, &r->ay, &r->az, &r->bx, &r->by, &r->bz, &r->nx, &r->ny, &r->nz };
+        for (int k = 0; k < 9; k++)
+            *pt[k] = ab->col[1 + k];
+    }
+    if (mode == GJKB_CONTACT) {
+        gjkb_manifolds *m = &r->manifold;
+        assert_non_null(m->count = calloc(n, 1));
+        double **sl[7] = { &m->ax, &m->ay, &m->az, &m->bx, &m->by, &m->bz, &m->separation };
+        for (int k = 0; k < 7; k++)
+            *sl[k] = ab->slot[k];
+        m->feature = ab->feature;
+    }
+}
+
+static void answer_free(answer_buf *ab)
+{
+    for (int k = 0; k < 10; k++)
+        free(ab->col[k]);
+    for (int k = 0; k < 7; k++)
+        free(ab->slot[k]);
+    free(ab->feature);
+    free(ab->r.status);
+    free(ab->r.iterations);
+    free(ab->r.manifold.count);
+}
+
+/* Parses text, answers it on backend in mode (max_distance as the query's)
+ * and returns the CSV text in the mode's layout. */
+static char *answer_with(const char *text, gjkb_backend backend, gjkb_mode mode, double max_distance)
 {
     pairfile pf;
     pairfile_error err;
@@ -128,61 +175,62 @@ static char *answer(const char *text, gjkb_backend backend, gjkb_mode mode)
     assert_int_equal(gjkb_create(&cfg, &ctx), GJKB_OK);
     assert_int_equal(pairfile_register_hulls(&pf, ctx), GJKB_OK);
 
-    uint32_t n = pf.pair_count ? pf.pair_count : 1;
-    uint8_t *status = calloc(n, 1);
-    uint32_t *iter = calloc(n, sizeof *iter);
-    double *col[10];
-    for (int k = 0; k < 10; k++)
-        assert_non_null(col[k] = calloc(n, sizeof(double)));
-    gjkb_results r = { status, col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7], col[8], col[9], iter, {0} };
-    if (mode == GJKB_HIT)
-        r.ax = r.ay = r.az = r.bx = r.by = r.bz = r.nx = r.ny = r.nz = NULL; /* as the tool does */
+    answer_buf ab;
+    answer_alloc(&ab, pf.pair_count ? pf.pair_count : 1, mode);
     gjkb_bodies bodies = pairfile_bodies(&pf);
     gjkb_pairs pairs = pairfile_pairs(&pf);
-    gjkb_query q = { mode, 0, 0.0, 0.0, NULL, NULL, NULL };
-    if (gjkb_query_batch(ctx, &bodies, &pairs, &q, &r) != GJKB_OK)
-        fail_msg("query: %s", gjkb_last_error(ctx));
+    gjkb_query q = { mode, 0, 0.0, max_distance, NULL, NULL, NULL };
+    if (gjkb_query_batch(ctx, &bodies, &pairs, &q, &ab.r) != GJKB_OK)
+        fail_msg("%s query: %s", gjkb_backend_name(backend), gjkb_last_error(ctx));
 
     FILE *out = tmpfile();
     assert_non_null(out);
-    assert_int_equal(pairfile_write_csv(out, pf.pair_count, &r), 0);
+    if (mode == GJKB_CONTACT)
+        assert_int_equal(pairfile_write_contact_csv(out, pf.pair_count, &ab.r), 0);
+    else
+        assert_int_equal(pairfile_write_csv(out, pf.pair_count, &ab.r), 0);
     char *csv = slurp(out);
     fclose(out);
-    for (int k = 0; k < 10; k++)
-        free(col[k]);
-    free(status);
-    free(iter);
+    answer_free(&ab);
     gjkb_destroy(ctx);
     pairfile_free(&pf);
     return csv;
 }
 
-/* CSV split into rows of 13 fields (pointers into the text, modified). */
+static char *answer(const char *text, gjkb_backend backend, gjkb_mode mode)
+{
+    return answer_with(text, backend, mode, 0.0);
+}
+
+/* CSV split into rows of fields (pointers into the text, modified): 13
+ * fields, or CONTACT_FIELDS in the contact layout. */
 #define NFIELDS 13
+#define CONTACT_FIELDS 42
 typedef struct csv {
     char *text;
-    int rows;
-    char *f[64][NFIELDS];
+    int rows, fields;
+    char *f[64][CONTACT_FIELDS];
 } csv;
 
-static void csv_split(csv *c, char *text)
+static void csv_split_layout(csv *c, char *text, const char *header, int fields)
 {
     c->text = text;
     c->rows = 0;
+    c->fields = fields;
     char *line = text, *nl = strchr(line, '\n');
     assert_non_null(nl);
     *nl = '\0';
-    assert_string_equal(line, pairfile_csv_header);
+    assert_string_equal(line, header);
     for (line = nl + 1; *line; line = nl + 1) {
         nl = strchr(line, '\n');
         assert_non_null(nl); /* every row ends in a newline */
         *nl = '\0';
         assert_true(c->rows < 64);
         char *p = line;
-        for (int k = 0; k < NFIELDS; k++) {
+        for (int k = 0; k < fields; k++) {
             c->f[c->rows][k] = p;
             char *comma = strchr(p, ',');
-            if (k < NFIELDS - 1) {
+            if (k < fields - 1) {
                 assert_non_null(comma);
                 *comma = '\0';
                 p = comma + 1;
@@ -194,6 +242,16 @@ static void csv_split(csv *c, char *text)
     }
 }
 
+static void csv_split(csv *c, char *text)
+{
+    csv_split_layout(c, text, pairfile_csv_header, NFIELDS);
+}
+
+static void csv_split_contact(csv *c, char *text)
+{
+    csv_split_layout(c, text, pairfile_contact_csv_header, CONTACT_FIELDS);
+}
+
 static double field(const csv *c, int row, int k)
 {
     char *end;
@@ -203,7 +261,10 @@ static double field(const csv *c, int row, int k)
 }
 
 /* Column indices */
-enum { C_PAIR, C_STATUS, C_DIST, C_AX, C_AY, C_AZ, C_BX, C_BY, C_BZ, C_NX, C_NY, C_NZ, C_ITER };
+enum { C_PAIR, C_STATUS, C_DIST, C_AX, C_AY, C_AZ, C_BX, C_BY, C_BZ, C_NX, C_NY, C_NZ, C_ITER, C_CONTACTS };
+/* Contact layout: column of field k (C_SAX .. C_SSEP) of slot j (0..3). */
+enum { C_SAX, C_SAY, C_SAZ, C_SBX, C_SBY, C_SBZ, C_SSEP, SLOT_FIELDS };
+#define C_SLOT(j, k) (C_CONTACTS + 1 + (j) * SLOT_FIELDS + (k))
 
 /* Backends this build and CPU run (reference first). */
 
@@ -421,6 +482,197 @@ static void test_invalid_pairs_isolated(void **state)
         }
         free(g.text);
         free(m.text);
+    }
+}
+
+/* ---- contact mode ----------------------------------------------------------- */
+
+/* The contact layout's header, written out as docs/file-format.md gives it. */
+static const char contact_header[] =
+    "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations,contacts,"
+    "c1ax,c1ay,c1az,c1bx,c1by,c1bz,c1sep,"
+    "c2ax,c2ay,c2az,c2bx,c2by,c2bz,c2sep,"
+    "c3ax,c3ay,c3az,c3bx,c3by,c3bz,c3sep,"
+    "c4ax,c4ay,c4az,c4bx,c4by,c4bz,c4sep";
+
+/* n copies of ",nan" (n <= 28). */
+static const char *nans(int n)
+{
+    static char buf[4 * 28 + 1];
+    assert_true(n >= 0 && n <= 28);
+    buf[0] = '\0';
+    for (int k = 0; k < n; k++)
+        strcat(buf, ",nan");
+    return buf;
+}
+
+static void test_contact_header(void **state)
+{
+    (void)state;
+    assert_string_equal(pairfile_contact_csv_header, contact_header);
+    assert_int_equal(count_of(contact_header, ","), CONTACT_FIELDS - 1);
+    /* the slot columns follow the c{k}{field} pattern for k = 1..4 */
+    char want[512];
+    snprintf(want, sizeof want, "%s,contacts", pairfile_csv_header);
+    static const char *const f[SLOT_FIELDS] = { "ax", "ay", "az", "bx", "by", "bz", "sep" };
+    for (int k = 1; k <= GJKB_MAX_CONTACTS; k++)
+        for (int j = 0; j < SLOT_FIELDS; j++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), ",c%d%s", k, f[j]);
+    assert_string_equal(pairfile_contact_csv_header, want);
+}
+
+/* Rows: the 13 columns as ever, the count, the counted slots; every slot
+ * from the count on is nan whatever the arrays hold. */
+static void test_write_contact_csv_format(void **state)
+{
+    (void)state;
+    answer_buf ab;
+    answer_alloc(&ab, 2, GJKB_CONTACT);
+    gjkb_results *r = &ab.r;
+    double row0[10] = { -0.5, 1, 0, 0, 0.5, 0, 0, 1, 0, 0 };
+    for (int k = 0; k < 10; k++) {
+        ab.col[k][0] = row0[k];
+        ab.col[k][1] = NAN;
+    }
+    for (int k = 0; k < 7; k++)
+        for (int s = 0; s < 2 * GJKB_MAX_CONTACTS; s++)
+            ab.slot[k][s] = 7.0; /* stale values past the counts */
+    double slot0[7] = { 1, 0, 0, 0.5, 0, 0, -0.5 };
+    for (int k = 0; k < 7; k++)
+        ab.slot[k][0] = slot0[k];
+    r->status[0] = GJKB_OVERLAP;
+    r->status[1] = GJKB_INVALID;
+    r->iterations[0] = 3;
+    r->manifold.count[0] = 1;
+    r->manifold.count[1] = 0;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(pairfile_write_contact_csv(f, 2, r), 0);
+    uint8_t *count = r->manifold.count;
+    r->manifold.count = NULL; /* no count array: 0 points */
+    assert_int_equal(pairfile_write_contact_csv(f, 1, r), 0);
+    r->manifold.count = count;
+    char *s = slurp(f);
+    fclose(f);
+    char want[2048];
+    snprintf(want, sizeof want, "%s\n0,overlap,-0.5,1,0,0,0.5,0,0,1,0,0,3,1,1,0,0,0.5,0,0,-0.5%s\n", contact_header,
+             nans(21));
+    /* nans() returns one buffer: one use per call */
+    snprintf(want + strlen(want), sizeof want - strlen(want), "1,invalid%s", nans(10));
+    snprintf(want + strlen(want), sizeof want - strlen(want), ",0,0%s\n", nans(28));
+    snprintf(want + strlen(want), sizeof want - strlen(want),
+             "%s\n0,overlap,-0.5,1,0,0,0.5,0,0,1,0,0,3,0%s\n", contact_header, nans(28));
+    assert_string_equal(s, want);
+    free(s);
+    answer_free(&ab);
+}
+
+/* Hand-computed contacts: a resting box, a sphere in a face, two
+ * overlapping spheres, a separated pair. */
+static const char contact_file[] =
+    "# 0: box B (half 0.5) on box A's top face (z = 1), 0.01 deep, all of B's face over A's\n"
+    "pair box 1 1 1  0 0 0  1 0 0 0   box 0.5 0.5 0.5  0.1 0.2 1.49  1 0 0 0\n"
+    "# 1: a sphere 0.1 deep in A's top face\n"
+    "pair box 1 1 1  0 0 0  1 0 0 0   sphere 0.5  0.3 -0.2 1.4  1 0 0 0\n"
+    "# 2: spheres of radius 1 and 0.75, centres 1.3 apart: depth 0.45\n"
+    "pair sphere 1  0 0 0  1 0 0 0   sphere 0.75  1.2 0.5 0  1 0 0 0\n"
+    "# 3: boxes face to face, gap 1\n"
+    "pair box 1 1 1  0 0 0  1 0 0 0   box 1 1 1  3 0 0  1 0 0 0\n";
+
+static void check_contact_value(const char *backend, const char *what, int row, double got, double want)
+{
+    if (!(fabs(got - want) <= TOL))
+        fail_msg("%s row %d %s: got %.9g, want %.9g", backend, row, what, got, want);
+}
+
+/* Row 0: 4 points, one at each corner of B's bottom face, on z = 1 (A) and
+ * z = 0.99 (B). */
+static void check_resting_box(const csv *c, const char *be)
+{
+    check_contact_value(be, "distance", 0, field(c, 0, C_DIST), -0.01);
+    check_contact_value(be, "nz", 0, field(c, 0, C_NZ), 1.0);
+    check_contact_value(be, "az", 0, field(c, 0, C_AZ), 1.0);
+    check_contact_value(be, "bz", 0, field(c, 0, C_BZ), 0.99);
+    if (field(c, 0, C_CONTACTS) != 4)
+        fail_msg("%s: the resting box has %s contacts, want 4", be, c->f[0][C_CONTACTS]);
+    unsigned corners = 0;
+    for (int j = 0; j < 4; j++) {
+        double x = field(c, 0, C_SLOT(j, C_SAX)), y = field(c, 0, C_SLOT(j, C_SAY));
+        check_contact_value(be, "slot az", 0, field(c, 0, C_SLOT(j, C_SAZ)), 1.0);
+        check_contact_value(be, "slot bz", 0, field(c, 0, C_SLOT(j, C_SBZ)), 0.99);
+        check_contact_value(be, "slot bx - ax", 0, field(c, 0, C_SLOT(j, C_SBX)), x);
+        check_contact_value(be, "slot by - ay", 0, field(c, 0, C_SLOT(j, C_SBY)), y);
+        check_contact_value(be, "slot sep", 0, field(c, 0, C_SLOT(j, C_SSEP)), -0.01);
+        for (unsigned q = 0; q < 4; q++)
+            if (fabs(x - (q & 1 ? 0.6 : -0.4)) <= TOL && fabs(y - (q & 2 ? 0.7 : -0.3)) <= TOL)
+                corners |= 1u << q;
+    }
+    if (corners != 15)
+        fail_msg("%s: the resting box's points cover corners 0x%x of 0xf", be, corners);
+}
+
+/* Row 1: one point, straight below the sphere's centre; slots 2..4 nan. */
+static void check_sphere_on_box(const csv *c, const char *be)
+{
+    check_contact_value(be, "distance", 1, field(c, 1, C_DIST), -0.1);
+    check_contact_value(be, "nz", 1, field(c, 1, C_NZ), 1.0);
+    assert_int_equal((int)field(c, 1, C_CONTACTS), 1);
+    const double want[7] = { 0.3, -0.2, 1.0, 0.3, -0.2, 0.9, -0.1 };
+    for (int k = 0; k < SLOT_FIELDS; k++)
+        check_contact_value(be, "slot 1", 1, field(c, 1, C_SLOT(0, k)), want[k]);
+    for (int k = C_SLOT(1, 0); k < CONTACT_FIELDS; k++)
+        assert_string_equal(c->f[1][k], "nan");
+}
+
+/* Row 2: distance = -(r1 + r2 - |d|), n = d / |d|, a on A along n, b on B
+ * along -n, one point at the witnesses. */
+static void check_sphere_sphere(const csv *c, const char *be)
+{
+    const double dx = 1.2, dy = 0.5, len = 1.3, depth = 1.0 + 0.75 - len;
+    const double n[3] = { dx / len, dy / len, 0.0 };
+    const double a[3] = { n[0], n[1], 0.0 }, b[3] = { dx - 0.75 * n[0], dy - 0.75 * n[1], 0.0 };
+    assert_string_equal(c->f[2][C_STATUS], "overlap");
+    check_contact_value(be, "distance", 2, field(c, 2, C_DIST), -depth);
+    for (int k = 0; k < 3; k++) {
+        check_contact_value(be, "n", 2, field(c, 2, C_NX + k), n[k]);
+        check_contact_value(be, "a", 2, field(c, 2, C_AX + k), a[k]);
+        check_contact_value(be, "b", 2, field(c, 2, C_BX + k), b[k]);
+        check_contact_value(be, "slot a", 2, field(c, 2, C_SLOT(0, C_SAX + k)), a[k]);
+        check_contact_value(be, "slot b", 2, field(c, 2, C_SLOT(0, C_SBX + k)), b[k]);
+    }
+    assert_int_equal((int)field(c, 2, C_CONTACTS), 1);
+    check_contact_value(be, "slot sep", 2, field(c, 2, C_SLOT(0, C_SSEP)), -depth);
+}
+
+/* Row 3 without --max-distance: distance mode's answer, no points. */
+static void check_separated(const csv *c, const char *be)
+{
+    assert_string_equal(c->f[3][C_STATUS], "separated");
+    check_contact_value(be, "distance", 3, field(c, 3, C_DIST), 1.0);
+    check_contact_value(be, "nx", 3, field(c, 3, C_NX), 1.0);
+    assert_string_equal(c->f[3][C_CONTACTS], "0");
+    for (int k = C_SLOT(0, 0); k < CONTACT_FIELDS; k++)
+        assert_string_equal(c->f[3][k], "nan");
+}
+
+static void test_contact_closed_forms(void **state)
+{
+    (void)state;
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = available_backends(b);
+    for (int j = 0; j < n; j++) {
+        const char *be = gjkb_backend_name(b[j]);
+        csv c;
+        csv_split_contact(&c, answer(contact_file, b[j], GJKB_CONTACT));
+        assert_int_equal(c.rows, 4);
+        for (int i = 0; i < 3; i++)
+            if (strcmp(c.f[i][C_STATUS], "overlap") != 0)
+                fail_msg("%s row %d: %s, want overlap", be, i, c.f[i][C_STATUS]);
+        check_resting_box(&c, be);
+        check_sphere_on_box(&c, be);
+        check_sphere_sphere(&c, be);
+        check_separated(&c, be);
+        free(c.text);
     }
 }
 
@@ -963,6 +1215,73 @@ static void test_cli_query(void **state)
     }
 }
 
+/* query --mode contact: the library's answer in the contact layout, on the
+ * reference backend so that the library call is the oracle. */
+static void test_cli_contact(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128];
+    snprintf(in, sizeof in, "%s/in.pairs", tmp_dir);
+    write_file(in, contact_file);
+    char *want = answer(contact_file, GJKB_BACKEND_REFERENCE, GJKB_CONTACT);
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--mode", "contact", "--backend", "reference",
+                                                           in, "-", NULL }),
+                     0);
+    char *got = tool_output("stdout");
+    assert_string_equal(got, want);
+    assert_true(strncmp(got, contact_header, strlen(contact_header)) == 0 && got[strlen(contact_header)] == '\n');
+    free(got);
+    free(want);
+    csv c;
+    /* the same on the default backend, within the tolerance */
+    assert_int_equal(run_tool(in, (const char *const[]){ "query", "--mode=contact", "-", "-", NULL }), 0);
+    csv_split_contact(&c, tool_output("stdout"));
+    assert_int_equal(c.rows, 4);
+    check_resting_box(&c, "auto");
+    check_sphere_sphere(&c, "auto");
+    free(c.text);
+}
+
+/* --max-distance: distance mode stops early beyond it, contact mode gives
+ * separated pairs within it speculative points (positive separations). */
+static void test_cli_max_distance(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char in[128];
+    snprintf(in, sizeof in, "%s/in.pairs", tmp_dir);
+    write_file(in, contact_file);
+    static const char *const modes[2] = { "distance", "contact" };
+    for (int m = 0; m < 2; m++) {
+        gjkb_mode mode = m ? GJKB_CONTACT : GJKB_DISTANCE;
+        char *want = answer_with(contact_file, GJKB_BACKEND_REFERENCE, mode, 2.0);
+        assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--mode", modes[m], "--max-distance", "2",
+                                                               "--backend", "reference", in, "-", NULL }),
+                         0);
+        char *got = tool_output("stdout");
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+    }
+    /* the gap of 1 is within 2: speculative points, each 1 apart */
+    csv c;
+    csv_split_contact(&c, answer_with(contact_file, GJKB_BACKEND_REFERENCE, GJKB_CONTACT, 2.0));
+    assert_string_equal(c.f[3][C_STATUS], "separated");
+    int n = (int)field(&c, 3, C_CONTACTS);
+    assert_true(n >= 1 && n <= 4);
+    for (int j = 0; j < n; j++)
+        check_contact_value("reference", "speculative sep", 3, field(&c, 3, C_SLOT(j, C_SSEP)), 1.0);
+    free(c.text);
+    /* ... and beyond 0.5: none */
+    assert_int_equal(run_tool(NULL, (const char *const[]){ "query", "--mode", "contact", "--max-distance=0.5",
+                                                           "--backend", "reference", in, "-", NULL }),
+                     0);
+    csv_split_contact(&c, tool_output("stdout"));
+    assert_string_equal(c.f[3][C_CONTACTS], "0");
+    free(c.text);
+}
+
 static void test_cli_parse_error(void **state)
 {
     (void)state;
@@ -1420,6 +1739,27 @@ static void test_cli_usage(void **state)
     expect_usage_error((const char *const[]){ "batch", "--pairs", "many", NULL });
     expect_usage_error((const char *const[]){ "batch", "--repeat", "0", NULL });
     expect_usage_error((const char *const[]){ "run", "extra", NULL });
+    /* --max-distance: query only, distance or contact mode, a finite value >= 0 */
+    static const char *const bad_distances[] = { "-1", "nan", "inf", "1x", "", "1e999" };
+    for (size_t i = 0; i < sizeof bad_distances / sizeof bad_distances[0]; i++)
+        expect_usage_error((const char *const[]){ "query", "--max-distance", bad_distances[i], "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "query", "--mode", "hit", "--max-distance", "1", "-", "-", NULL });
+    expect_usage_error((const char *const[]){ "batch", "--max-distance", "1", NULL });
+}
+
+/* A bad --mode names the modes there are. */
+static void test_cli_bad_mode(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    static const char *const commands[3] = { "query", "batch", "run" };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(run_tool(NULL, (const char *const[]){ commands[i], "--mode", "contacts", NULL }), 2);
+        char *err = tool_output("stderr");
+        if (!strstr(err, "gjkbatch: unknown mode 'contacts' (hit, distance or contact)\n"))
+            fail_msg("%s --mode contacts:\n%s", commands[i], err);
+        free(err);
+    }
 }
 
 static void test_cli_run(void **state)
@@ -1430,10 +1770,10 @@ static void test_cli_run(void **state)
     int n = available_backends(b);
     for (int i = 0; i < n; i++) {
         const char *name = gjkb_backend_name(b[i]);
-        for (int mode = 0; mode < 2; mode++) {
+        static const char *const modes[3] = { "hit", "distance", "contact" };
+        for (int mode = 0; mode < 3; mode++) {
             int rc = run_tool(NULL, (const char *const[]){ "batch", "--backend", name, "--pairs", "3000", "--seed",
-                                                           "7", "--repeat", "1", "--mode",
-                                                           mode ? "distance" : "hit", NULL });
+                                                           "7", "--repeat", "1", "--mode", modes[mode], NULL });
             char *out = tool_output("stdout");
             if (rc != 0) {
                 char *err = tool_output("stderr");
@@ -1450,6 +1790,11 @@ static void test_cli_run(void **state)
             long hits = strtol(h + strlen("hits (overlap):"), NULL, 10);
             assert_true(hits > 3000 * 3 / 10 && hits < 3000 * 7 / 10);
             assert_non_null(strstr(out, "invalid:              0\n"));
+            if (mode == 2) {
+                assert_non_null(strstr(out, "mode:                 contact\n"));
+                assert_non_null(strstr(out, "\ncount mismatches:     0 "));
+                assert_non_null(strstr(out, "\npoint mismatches:     0 "));
+            }
             free(out);
         }
     }
@@ -1501,10 +1846,15 @@ int main(void)
         cmocka_unit_test(test_parse_line_ends_and_bom),
         cmocka_unit_test(test_parse_locale),
         cmocka_unit_test(test_write_csv_format),
+        cmocka_unit_test(test_contact_header),
+        cmocka_unit_test(test_write_contact_csv_format),
+        cmocka_unit_test(test_contact_closed_forms),
         cmocka_unit_test(test_round_trip_distance),
         cmocka_unit_test(test_hit_mode_prints_nan),
         cmocka_unit_test(test_invalid_pairs_isolated),
         cmocka_unit_test(test_cli_query),
+        cmocka_unit_test(test_cli_contact),
+        cmocka_unit_test(test_cli_max_distance),
         cmocka_unit_test(test_cli_parse_error),
         cmocka_unit_test(test_cli_output_full_device),
         cmocka_unit_test(test_cli_output_symlink),
@@ -1512,6 +1862,7 @@ int main(void)
         cmocka_unit_test(test_cli_output_kept_on_failure),
         cmocka_unit_test(test_cli_backend_from_environment),
         cmocka_unit_test(test_cli_usage),
+        cmocka_unit_test(test_cli_bad_mode),
         cmocka_unit_test(test_cli_run),
         cmocka_unit_test(test_cli_run_save),
     };

@@ -163,6 +163,38 @@ static void test_run_verified(void **state)
     }
 }
 
+/* Contact mode, every backend: every pair's contacts verified against the
+ * reference (no mismatch of any kind), at least one point per overlapping
+ * pair, a positive mean depth. */
+static void test_run_contact_verified(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = available_backends(b);
+    static const char *const zero[] = { "distance mismatches:", "count mismatches:", "depth mismatches:",
+                                        "normal mismatches:", "point mismatches:" };
+    for (int i = 0; i < n; i++) {
+        const char *name = gjkb_backend_name(b[i]);
+        char *out = run_ok((const char *const[]){ "run", "--bodies", "2000", "--frames", "5", "--verify", "--backend",
+                                                  name, "--mode", "contact", NULL });
+        check_table(out, name, "1", "contact");
+        for (size_t k = 0; k < sizeof zero / sizeof zero[0]; k++)
+            if (value_of(out, zero[k]) != 0)
+                fail_msg("%s: %s not 0:\n%s", name, zero[k], out);
+        double hits = value_of(out, "hits per frame:"), points = value_of(out, "contact points/frame:");
+        if (!(points >= hits && points <= 4 * hits))
+            fail_msg("%s: %.1f contact points per frame for %.1f hits", name, points, hits);
+        assert_true(value_of(out, "mean depth:") > 0.0);
+        /* every overlapping pair of the checked pass was checked */
+        assert_true(value_of(out, "contacts checked:") >= 5 * hits - 0.5);
+        free(out);
+        char *err = tool_output("stderr");
+        assert_string_equal(err, "");
+        free(err);
+    }
+}
+
 /* The same seed gives the same world; another seed another one. */
 static void test_run_seed(void **state)
 {
@@ -248,6 +280,37 @@ static void test_run_snapshot(void **state)
     free(svg);
 }
 
+/* Contact mode's snapshot: the bodies as ever, then every contact point as
+ * a dot and every manifold's normal as a line, in two paths. */
+static void test_run_snapshot_contact(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    char path[128];
+    tmp_path(path, sizeof path, "snap.svg");
+    char *out = run_ok((const char *const[]){ "run", "--bodies", "2000", "--frames", "2", "--mode", "contact",
+                                              "--snapshot", path, NULL });
+    double points = value_of(out, "contact points/frame:"), hits = value_of(out, "hits per frame:");
+    free(out);
+    char *svg = slurp_path(path);
+    assert_non_null(svg);
+    assert_int_equal(count_of(svg, "<circle ") + count_of(svg, "<polygon "), 2000);
+    assert_null(strstr(svg, "<path class=\"contact\""));
+    const char *dots = strstr(svg, "<path class=\"contact-points\"");
+    const char *normals = strstr(svg, "<path class=\"normals\"");
+    assert_true(dots && normals && dots < normals);
+    /* one M per point and per normal; the dots' path ends where the normals' begins */
+    long dot_moves = count_of(dots, "M") - count_of(normals, "M");
+    assert_true(dot_moves > 0 && count_of(normals, "M") > 0);
+    /* frame 2's points and pairs against the mean of frames 1 and 2: the
+     * same order of magnitude */
+    assert_true(dot_moves >= count_of(normals, "M") && dot_moves <= 4 * count_of(normals, "M"));
+    assert_true(dot_moves > points / 4 && count_of(normals, "M") > hits / 4);
+    assert_non_null(strstr(svg, "contact points (blue) and normals (green)"));
+    assert_int_equal(count_of(svg, "<g "), count_of(svg, "</g>"));
+    free(svg);
+}
+
 static void expect_usage_error(const char *const *args)
 {
     int rc = run_tool(NULL, args);
@@ -272,6 +335,7 @@ static void test_run_usage(void **state)
     expect_usage_error((const char *const[]){ "run", "--threads", "0", NULL });
     expect_usage_error((const char *const[]){ "run", "--threads", "-1", NULL });
     expect_usage_error((const char *const[]){ "run", "--mode", "fast", NULL });
+    expect_usage_error((const char *const[]){ "run", "--max-distance", "1", NULL }); /* a query option */
     expect_usage_error((const char *const[]){ "run", "--verify=yes", NULL });
     expect_usage_error((const char *const[]){ "run", "--pairs", "10", NULL });     /* a batch option */
     expect_usage_error((const char *const[]){ "run", "--snapshot-frame", "2", NULL });
@@ -295,9 +359,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_verified),
+        cmocka_unit_test(test_run_contact_verified),
         cmocka_unit_test(test_run_seed),
         cmocka_unit_test(test_run_tiny),
         cmocka_unit_test(test_run_snapshot),
+        cmocka_unit_test(test_run_snapshot_contact),
         cmocka_unit_test(test_run_usage),
     };
     return cmocka_run_group_tests(tests, cli_setup, cli_teardown);

@@ -11,6 +11,7 @@
 #include "pairfile.h"
 #include "scene.h"
 #include "snapshot.h"
+#include "verify_contact.h"
 #include "world.h"
 
 #include <errno.h>
@@ -33,11 +34,12 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define VERIFY_SHOW 10
 
 static const char usage_text[] =
-    "usage: gjkbatch query [--mode hit|distance] [--backend NAME] [--max-iterations N] INPUT OUTPUT\n"
+    "usage: gjkbatch query [--mode hit|distance|contact] [--max-distance D] [--backend NAME]\n"
+    "                    [--max-iterations N] INPUT OUTPUT\n"
     "       gjkbatch run [--bodies N] [--frames N] [--seed S] [--backend NAME] [--threads N]\n"
-    "                    [--mode hit|distance] [--max-iterations N] [--verify]\n"
+    "                    [--mode hit|distance|contact] [--max-iterations N] [--verify]\n"
     "                    [--snapshot FILE.svg] [--snapshot-frame K] [--quiet]\n"
-    "       gjkbatch batch [--backend NAME] [--pairs N] [--seed S] [--mode hit|distance]\n"
+    "       gjkbatch batch [--backend NAME] [--pairs N] [--seed S] [--mode hit|distance|contact]\n"
     "                    [--max-iterations N] [--repeat N] [--save FILE]\n"
     "       gjkbatch help | --help | --version\n"
     "\n"
@@ -50,7 +52,10 @@ static const char usage_text[] =
     "       pairs, seed 1, best of 5 runs) and checks every pair against the\n"
     "       reference backend; exits 1 on a mismatch\n"
     "\n"
-    "  --mode hit|distance   query mode (default: distance; run: hit)\n"
+    "  --mode MODE           hit, distance or contact (default: distance; run: hit)\n"
+    "  --max-distance D      query, distance and contact modes: pairs farther apart\n"
+    "                        may stop early; contact mode gives separated pairs\n"
+    "                        within D speculative contacts (default 0: no limit)\n"
     "  --backend NAME        auto, reference, scalar, sse4, avx2, avx512, neon\n"
     "                        (default auto: GJKB_BACKEND, else the widest available)\n"
     "  --max-iterations N    iteration bound per pair (0: library default)\n"
@@ -60,7 +65,8 @@ static const char usage_text[] =
     "  --threads N           run: threads of the library (gjkb_set_threads)\n"
     "  --verify              run: check every candidate pair of every frame\n"
     "                        against the reference backend; exits 1 on a mismatch\n"
-    "  --snapshot FILE.svg   run: draw one frame (x-y view, overlaps in red)\n"
+    "  --snapshot FILE.svg   run: draw one frame (x-y view, overlaps in red;\n"
+    "                        contact mode: contact points and normals)\n"
     "  --snapshot-frame K    run: the frame to draw, 1 to --frames (default the last)\n"
     "  --quiet               run: no progress bar\n"
     "  --pairs N             batch: number of pairs\n"
@@ -85,7 +91,8 @@ static int usage_error(const char *fmt, const char *arg)
 enum {
     OPT_MODE = 1 << 0, OPT_BACKEND = 1 << 1, OPT_ITER = 1 << 2, OPT_PAIRS = 1 << 3, OPT_SEED = 1 << 4,
     OPT_REPEAT = 1 << 5, OPT_SAVE = 1 << 6, OPT_BODIES = 1 << 7, OPT_FRAMES = 1 << 8, OPT_THREADS = 1 << 9,
-    OPT_VERIFY = 1 << 10, OPT_SNAPSHOT = 1 << 11, OPT_SNAPSHOT_FRAME = 1 << 12, OPT_QUIET = 1 << 13
+    OPT_VERIFY = 1 << 10, OPT_SNAPSHOT = 1 << 11, OPT_SNAPSHOT_FRAME = 1 << 12, OPT_QUIET = 1 << 13,
+    OPT_MAX_DISTANCE = 1 << 14
 };
 
 /* Limits of the run options: a body count whose arrays still fit easily,
@@ -99,6 +106,9 @@ typedef struct options {
     gjkb_backend backend;
     uint32_t max_iterations;
     uint64_t seed;
+    /* query */
+    double max_distance;
+    int max_distance_set;
     /* batch */
     uint32_t pairs;
     uint32_t repeat;
@@ -129,6 +139,34 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/* A distance: a finite number >= 0, the whole of s (strtod; the tool never
+ * sets a locale, so the decimal point is '.'). */
+static int parse_distance(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v) || !(v >= 0.0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const char *mode_name(gjkb_mode mode)
+{
+    return mode == GJKB_HIT ? "hit" : mode == GJKB_DISTANCE ? "distance" : "contact";
+}
+
+static int parse_mode(const char *s, gjkb_mode *out)
+{
+    for (int m = GJKB_HIT; m <= GJKB_CONTACT; m++)
+        if (strcmp(s, mode_name((gjkb_mode)m)) == 0) {
+            *out = (gjkb_mode)m;
+            return 0;
+        }
+    return -1;
+}
+
 /* A count option in [lo, hi] into *out; -1 after printing usage. */
 static int parse_count(const char *val, uint64_t lo, uint64_t hi, const char *what, uint32_t *out)
 {
@@ -154,6 +192,7 @@ static int parse_options(int argc, char **argv, int first, unsigned allowed, int
         { "--save", OPT_SAVE, 0 }, { "--bodies", OPT_BODIES, 0 }, { "--frames", OPT_FRAMES, 0 },
         { "--threads", OPT_THREADS, 0 }, { "--verify", OPT_VERIFY, 1 }, { "--snapshot", OPT_SNAPSHOT, 0 },
         { "--snapshot-frame", OPT_SNAPSHOT_FRAME, 0 }, { "--quiet", OPT_QUIET, 1 },
+        { "--max-distance", OPT_MAX_DISTANCE, 0 },
     };
     int only_positional = 0;
     for (int i = first; i < argc; i++) {
@@ -194,12 +233,13 @@ static int parse_options(int argc, char **argv, int first, unsigned allowed, int
         uint64_t u;
         switch (bit) {
         case OPT_MODE:
-            if (strcmp(val, "hit") == 0)
-                o->mode = GJKB_HIT;
-            else if (strcmp(val, "distance") == 0)
-                o->mode = GJKB_DISTANCE;
-            else
-                return usage_error("unknown mode '%s' (hit or distance)", val), -1;
+            if (parse_mode(val, &o->mode))
+                return usage_error("unknown mode '%s' (hit, distance or contact)", val), -1;
+            break;
+        case OPT_MAX_DISTANCE:
+            if (parse_distance(val, &o->max_distance))
+                return usage_error("bad distance '%s' (a finite number, 0 or more)", val), -1;
+            o->max_distance_set = 1;
             break;
         case OPT_BACKEND:
             if (gjkb_backend_parse(val, &o->backend) != GJKB_OK)
@@ -279,22 +319,33 @@ static gjkb_context *create_context(gjkb_backend backend)
     return e == GJKB_OK ? ctx : NULL;
 }
 
-/* Result arrays for n pairs; a/b/n only in distance mode (hit mode leaves
- * them undefined, and NULL columns print as nan). */
+/* Result arrays for n pairs: a/b/n in distance and contact modes (hit
+ * mode leaves them undefined, and NULL columns print as nan), the manifold
+ * in contact mode. One block. */
 typedef struct result_buf {
     gjkb_results r;
     void *block;
 } result_buf;
 
+/* The manifold's double columns from d on (slots each); returns the end. */
+static double *manifold_columns(gjkb_manifolds *m, double *d, size_t slots)
+{
+    double **cols[7] = { &m->ax, &m->ay, &m->az, &m->bx, &m->by, &m->bz, &m->separation };
+    for (int k = 0; k < 7; k++, d += slots)
+        *cols[k] = d;
+    return d;
+}
+
 static int results_alloc(result_buf *rb, uint32_t n, gjkb_mode mode)
 {
-    size_t m = n ? n : 1;
-    int points = mode == GJKB_DISTANCE;
-    size_t per = sizeof(double) * (1 + (points ? 9 : 0)) + sizeof(uint32_t) + 1;
+    size_t m = n ? n : 1, slots = m * GJKB_MAX_CONTACTS;
+    int points = mode != GJKB_HIT, contact = mode == GJKB_CONTACT;
     memset(rb, 0, sizeof *rb);
-    if (m > SIZE_MAX / per)
+    if (m > SIZE_MAX / 512) /* more than the at most 330 bytes per pair */
         return -1;
-    rb->block = malloc(m * per);
+    size_t doubles = m * (points ? 10 : 1) + (contact ? 7 * slots : 0);
+    size_t words = m + (contact ? slots : 0), bytes = m * (contact ? 2 : 1);
+    rb->block = malloc(doubles * sizeof(double) + words * sizeof(uint32_t) + bytes);
     if (!rb->block)
         return -1;
     /* doubles first, then the 4-byte and 1-byte columns: all aligned */
@@ -307,20 +358,37 @@ static int results_alloc(result_buf *rb, uint32_t n, gjkb_mode mode)
         for (int k = 0; k < 9; k++, d += m)
             *cols[k] = d;
     }
-    rb->r.iterations = (uint32_t *)d;
-    rb->r.status = (uint8_t *)(rb->r.iterations + m);
+    if (contact)
+        d = manifold_columns(&rb->r.manifold, d, slots);
+    uint32_t *w = rb->r.iterations = (uint32_t *)d;
+    w += m;
+    if (contact) {
+        rb->r.manifold.feature = w;
+        w += slots;
+    }
+    rb->r.status = (uint8_t *)w;
+    if (contact)
+        rb->r.manifold.count = rb->r.status + m;
     return 0;
 }
 
 /* ---- query ------------------------------------------------------------- */
 
+/* The CSV in the mode's layout (docs/file-format.md). */
+static int write_answers(FILE *f, uint32_t count, gjkb_mode mode, const gjkb_results *r)
+{
+    return mode == GJKB_CONTACT ? pairfile_write_contact_csv(f, count, r) : pairfile_write_csv(f, count, r);
+}
+
 static int cmd_query(int argc, char **argv)
 {
     options o = { .mode = GJKB_DISTANCE, .backend = GJKB_BACKEND_AUTO };
-    if (parse_options(argc, argv, 2, OPT_MODE | OPT_BACKEND | OPT_ITER, 2, &o))
+    if (parse_options(argc, argv, 2, OPT_MODE | OPT_BACKEND | OPT_ITER | OPT_MAX_DISTANCE, 2, &o))
         return EXIT_USAGE;
     if (o.npositional != 2)
         return usage_error("%s", "query needs INPUT and OUTPUT (- for stdin, stdout)");
+    if (o.max_distance_set && o.mode == GJKB_HIT)
+        return usage_error("%s", "--max-distance needs --mode distance or contact");
     const char *in_path = o.positional[0], *out_path = o.positional[1];
     int in_std = strcmp(in_path, "-") == 0, out_std = strcmp(out_path, "-") == 0;
     const char *in_name = in_std ? "<stdin>" : in_path;
@@ -359,7 +427,7 @@ static int cmd_query(int argc, char **argv)
     }
     gjkb_bodies bodies = pairfile_bodies(&pf);
     gjkb_pairs pairs = pairfile_pairs(&pf);
-    gjkb_query q = { o.mode, o.max_iterations, 0.0, 0.0, NULL, NULL, NULL };
+    gjkb_query q = { o.mode, o.max_iterations, 0.0, o.max_distance, NULL, NULL, NULL };
     if (gjkb_query_batch(ctx, &bodies, &pairs, &q, &rb.r) != GJKB_OK) {
         fprintf(stderr, "gjkbatch: %s: %s\n", in_name, gjkb_last_error(ctx));
         goto done;
@@ -373,7 +441,7 @@ static int cmd_query(int argc, char **argv)
     else
         werr = outfile_open(&out, out_path);
     if (!werr)
-        werr = pairfile_write_csv(out.f, pf.pair_count, &rb.r) ? outfile_abort(&out, errno) : outfile_commit(&out);
+        werr = write_answers(out.f, pf.pair_count, o.mode, &rb.r) ? outfile_abort(&out, errno) : outfile_commit(&out);
     if (werr) {
         fprintf(stderr, "gjkbatch: %s\n", out.message);
         goto done;
@@ -445,9 +513,21 @@ static double pair_distance(gjkb_context *ctx, const pair_set *ps, uint32_t i, u
     return pair_query(ctx, ps, i, GJKB_DISTANCE, max_iterations, &d) == GJKB_SEPARATED ? d : NAN;
 }
 
+/* Contact mode adds: the pairs and points checked by contact_verify, and
+ * its mismatches by check (contact[k] counts the check of bit 1 << k). */
+enum { CONTACT_CHECKS = 4 };
 typedef struct verify_counts {
     uint64_t checked, status_mismatch, distance_mismatch, near_touching, shown, reference_limits;
+    uint64_t contact_pairs, contact_points, contact[CONTACT_CHECKS];
 } verify_counts;
+
+static int verify_failed(const verify_counts *vc)
+{
+    uint64_t contact = 0;
+    for (int k = 0; k < CONTACT_CHECKS; k++)
+        contact += vc->contact[k];
+    return vc->status_mismatch || vc->distance_mismatch || contact;
+}
 
 /* Iteration bound of the reference when it reached the run's own bound on a
  * pair the tested backend answered: the oracle settles it with more
@@ -456,11 +536,11 @@ typedef struct verify_counts {
 #define VERIFY_REFERENCE_ITERATIONS 4096u
 
 /* Prints one of the first VERIFY_SHOW mismatches; frame 0 means a batch. */
-static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what,
-                          int st, int rst, double d, double rd)
+/* The start of a mismatch line, up to "what: "; 0 when enough were shown. */
+static int mismatch_prefix(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what)
 {
     if (vc->shown++ >= VERIFY_SHOW)
-        return;
+        return 0;
     progress_clear();
     uint32_t a = ps->pairs.a[i], b = ps->pairs.b[i];
     if (frame)
@@ -468,9 +548,65 @@ static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame,
                 (unsigned long)i, (unsigned long)a, (unsigned long)b);
     else
         fprintf(stderr, "  mismatch pair %lu (", (unsigned long)i);
-    fprintf(stderr, "%s-%s, scale %.6g): %s: %s %.9g, reference %s %.9g\n", gjkb_kind_name((gjkb_kind)ps->bodies.kind[a]),
-            gjkb_kind_name((gjkb_kind)ps->bodies.kind[b]), pair_scale(ps, i), what, gjkb_status_name((gjkb_status)st), d,
-            gjkb_status_name((gjkb_status)rst), rd);
+    fprintf(stderr, "%s-%s, scale %.6g): %s: ", gjkb_kind_name((gjkb_kind)ps->bodies.kind[a]),
+            gjkb_kind_name((gjkb_kind)ps->bodies.kind[b]), pair_scale(ps, i), what);
+    return 1;
+}
+
+static void show_mismatch(verify_counts *vc, const pair_set *ps, uint32_t frame, uint32_t i, const char *what,
+                          int st, int rst, double d, double rd)
+{
+    if (mismatch_prefix(vc, ps, frame, i, what))
+        fprintf(stderr, "%s %.9g, reference %s %.9g\n", gjkb_status_name((gjkb_status)st), d,
+                gjkb_status_name((gjkb_status)rst), rd);
+}
+
+/* Contact mode, pair i whose statuses agree: its contacts against the
+ * reference's (asked again with more iterations where the batch's
+ * reference stopped at its bound). */
+static void verify_contacts(const pair_set *ps, uint32_t i, const gjkb_results *r, const gjkb_results *ref,
+                            gjkb_context *ref_ctx, uint32_t frame, verify_counts *vc)
+{
+    gjkb_shape a, b;
+    gjkb_result got, want;
+    contact_shape_get(&ps->bodies, ps->pairs.a[i], &a);
+    contact_shape_get(&ps->bodies, ps->pairs.b[i], &b);
+    contact_result_get(r, i, &got);
+    contact_result_get(ref, i, &want);
+    if (want.status == GJKB_LIMIT) {
+        gjkb_query q = { GJKB_CONTACT, VERIFY_REFERENCE_ITERATIONS, 0.0, 0.0, NULL, NULL, NULL };
+        if (gjkb_query_pair(ref_ctx, &a, &b, &q, &want) != GJKB_OK)
+            want.status = GJKB_INVALID;
+    }
+    contact_report rep;
+    unsigned failed = contact_verify(ref_ctx, &a, &b, pair_scale(ps, i), &got, &want, &rep);
+    vc->contact_pairs += got.status == GJKB_OVERLAP || got.contact_count > 0;
+    vc->contact_points += got.contact_count;
+    for (int k = 0; k < CONTACT_CHECKS; k++)
+        vc->contact[k] += (failed >> k) & 1u;
+    if (failed && mismatch_prefix(vc, ps, frame, i, contact_check_name(rep.check)))
+        fprintf(stderr, "%.9g, want %.9g (%s, reference %s)\n", rep.got, rep.want, gjkb_status_name(got.status),
+                gjkb_status_name(want.status));
+}
+
+/* Whether statuses st (tested) and rst (reference) disagree beyond the
+ * touching band; a disagreement within it is counted in vc. */
+static int status_differs(const pair_set *ps, uint32_t i, gjkb_mode mode, uint32_t max_iterations, int st, int rst,
+                          double d, double rd, gjkb_context *ctx, gjkb_context *ref_ctx, verify_counts *vc)
+{
+    int touch = (st == GJKB_SEPARATED && rst == GJKB_OVERLAP) || (st == GJKB_OVERLAP && rst == GJKB_SEPARATED);
+    if (!touch)
+        return 1;
+    /* The separated side's distance says how close to touching the pair
+     * is (hit mode has none: the pair is asked again in distance mode). */
+    double gap = st == GJKB_SEPARATED ? d : rd;
+    if (mode == GJKB_HIT)
+        gap = pair_distance(st == GJKB_SEPARATED ? ctx : ref_ctx, ps, i, max_iterations);
+    if (gap <= VERIFY_TOUCH_BAND * pair_scale(ps, i)) {
+        vc->near_touching++;
+        return 0;
+    }
+    return 1;
 }
 
 /* Compares the answers r against the reference answers ref, adding to vc. */
@@ -481,44 +617,56 @@ static void verify(const pair_set *ps, gjkb_mode mode, uint32_t max_iterations, 
     vc->checked += ps->pairs.count;
     for (uint32_t i = 0; i < ps->pairs.count; i++) {
         int st = r->status[i], rst = ref->status[i];
-        double scale = pair_scale(ps, i);
         double d = r->distance[i], rd = ref->distance[i];
         if (rst == GJKB_LIMIT && (st == GJKB_SEPARATED || st == GJKB_OVERLAP)) {
             vc->reference_limits++;
             rst = pair_query(ref_ctx, ps, i, mode, VERIFY_REFERENCE_ITERATIONS, &rd);
         }
         if (st != rst) {
-            int touch = (st == GJKB_SEPARATED && rst == GJKB_OVERLAP) ||
-                        (st == GJKB_OVERLAP && rst == GJKB_SEPARATED);
-            if (touch) {
-                /* The separated side's distance says how close to
-                 * touching the pair is. */
-                double gap = st == GJKB_SEPARATED ? d : rd;
-                if (mode == GJKB_HIT)
-                    gap = pair_distance(st == GJKB_SEPARATED ? ctx : ref_ctx, ps, i, max_iterations);
-                if (gap <= VERIFY_TOUCH_BAND * scale) {
-                    vc->near_touching++;
-                    continue;
-                }
+            if (status_differs(ps, i, mode, max_iterations, st, rst, d, rd, ctx, ref_ctx, vc)) {
+                vc->status_mismatch++;
+                show_mismatch(vc, ps, frame, i, "status", st, rst, d, rd);
             }
-            vc->status_mismatch++;
-            show_mismatch(vc, ps, frame, i, "status", st, rst, d, rd);
-        } else if (mode == GJKB_DISTANCE && st == GJKB_SEPARATED &&
-                   !(fabs(d - rd) <= VERIFY_DISTANCE_TOL * scale)) {
+            continue;
+        }
+        if (mode != GJKB_HIT && st == GJKB_SEPARATED && !(fabs(d - rd) <= VERIFY_DISTANCE_TOL * pair_scale(ps, i))) {
             vc->distance_mismatch++;
             show_mismatch(vc, ps, frame, i, "distance", st, rst, d, rd);
         }
+        if (mode == GJKB_CONTACT && (st == GJKB_SEPARATED || st == GJKB_OVERLAP))
+            verify_contacts(ps, i, r, ref, ref_ctx, frame, vc);
     }
 }
 
-/* show_distance: print the distance line (hit mode compares no distances). */
-static void print_verify_counts(const verify_counts *vc, int show_distance, int width)
+/* The contact-mode lines of the verification summary. */
+static void print_contact_counts(const verify_counts *vc, int width)
+{
+    static const char *const label[CONTACT_CHECKS] = { "count mismatches:", "depth mismatches:",
+                                                        "normal mismatches:", "point mismatches:" };
+    static const char *const meaning[CONTACT_CHECKS] = {
+        "contact counts differ from the reference, or an overlap has none",
+        "both overlap, depths differ by >",
+        "n not unit, or B moved back by the distance along n not touching A within",
+        "a contact point off its surface or its normal line by >",
+    };
+    printf("%-*s %llu pairs, %llu points (overlapping or with contact points)\n", width, "contacts checked:",
+           (unsigned long long)vc->contact_pairs, (unsigned long long)vc->contact_points);
+    for (int k = 0; k < CONTACT_CHECKS; k++)
+        printf(k ? "%-*s %llu (%s %g x scale)\n" : "%-*s %llu (%s)\n", width, label[k],
+               (unsigned long long)vc->contact[k], meaning[k], VERIFY_CONTACT_TOL);
+}
+
+/* show_distance: print the distance line (hit mode compares no
+ * distances); contact mode adds its own checks. */
+static void print_verify_counts(const verify_counts *vc, int show_distance, gjkb_mode mode, int width)
 {
     printf("%-*s %llu (status differs from the reference backend)\n", width, "status mismatches:",
            (unsigned long long)vc->status_mismatch);
     if (show_distance)
         printf("%-*s %llu (both separated, distances differ by > %g x scale)\n", width, "distance mismatches:",
                (unsigned long long)vc->distance_mismatch, VERIFY_DISTANCE_TOL);
+    if (mode == GJKB_CONTACT)
+        print_contact_counts(vc, width);
     printf("%-*s %llu (separated vs overlap within %g x scale of contact; allowed)\n", width, "near touching:",
            (unsigned long long)vc->near_touching, VERIFY_TOUCH_BAND);
     /* Always shown: a re-ask means the oracle's own bound was too small. */
@@ -551,6 +699,15 @@ static void print_lane_use(const gjkb_context *ctx, int width)
     printf("%-*s %.1f%% (%.2f steps per pair, %u lanes per bundle)\n", width, "lane utilization:",
            100.0 * (double)st.lane_steps / ((double)st.bundle_steps * st.width),
            (double)st.lane_steps / (double)st.pairs, st.width);
+}
+
+/* Contact mode: the points of every manifold of a batch. */
+static uint64_t manifold_points(const gjkb_results *r, uint32_t count)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; r->manifold.count && i < count; i++)
+        n += r->manifold.count[i];
+    return n;
 }
 
 static int cmd_batch(int argc, char **argv)
@@ -607,22 +764,24 @@ static int cmd_batch(int argc, char **argv)
         fprintf(stderr, "gjkbatch: reference: %s\n", gjkb_last_error(ref_ctx));
         goto done;
     }
-    verify_counts vc = { 0, 0, 0, 0, 0, 0 };
+    verify_counts vc = { 0 };
     verify(&ps, o.mode, o.max_iterations, &rb.r, &ref_rb.r, ctx, ref_ctx, 0, &vc);
 
-    status = vc.status_mismatch || vc.distance_mismatch ? EXIT_FAIL : EXIT_OK;
+    status = verify_failed(&vc) ? EXIT_FAIL : EXIT_OK;
     printf("%-21s %s\n", "backend:", gjkb_backend_name(gjkb_context_backend(ctx)));
-    printf("%-21s %s\n", "mode:", o.mode == GJKB_HIT ? "hit" : "distance");
+    printf("%-21s %s\n", "mode:", mode_name(o.mode));
     printf("%-21s %llu\n", "seed:", (unsigned long long)o.seed);
     printf("%-21s %lu\n", "pairs:", (unsigned long)s.pair_count);
     printf("%-21s %lu\n", "hits (overlap):", (unsigned long)count[GJKB_OVERLAP]);
     printf("%-21s %lu\n", "separated:", (unsigned long)count[GJKB_SEPARATED]);
     printf("%-21s %lu\n", "limit:", (unsigned long)count[GJKB_LIMIT]);
     printf("%-21s %lu\n", "invalid:", (unsigned long)count[GJKB_INVALID]);
+    if (o.mode == GJKB_CONTACT)
+        printf("%-21s %llu\n", "contact points:", (unsigned long long)manifold_points(&rb.r, s.pair_count));
     printf("%-21s %.3f ms (best of %lu)\n", "time:", best * 1e3, (unsigned long)o.repeat);
     printf("%-21s %.0f\n", "pairs/s:", best > 0.0 ? s.pair_count / best : 0.0);
     print_lane_use(ctx, 21);
-    print_verify_counts(&vc, 1, 21);
+    print_verify_counts(&vc, 1, o.mode, 21);
     printf("%-21s %s\n", "verification:", status == EXIT_OK ? "ok" : "FAILED");
     if (fflush(stdout) != 0)
         status = EXIT_FAIL;
@@ -695,12 +854,12 @@ static double median(double *v, uint32_t n)
 static int write_snapshot(const char *path, const world *w, const gjkb_frame *fr, uint32_t frame,
                           uint32_t frames, gjkb_backend backend)
 {
-    snapshot_label label = { frame, frames, gjkb_backend_name(backend) };
+    snapshot_label label = { frame, frames, gjkb_backend_name(backend), fr->results.manifold.count != NULL };
     outfile out;
     int err = outfile_open(&out, path);
     if (!err) {
         errno = 0;  /* set again by a failed write, or by calloc when memory ran out */
-        err = snapshot_write(out.f, w, &fr->pairs, fr->results.status, &label)
+        err = snapshot_write(out.f, w, &fr->pairs, &fr->results, &label)
                   ? outfile_abort(&out, errno ? errno : ENOMEM)
                   : outfile_commit(&out);
     }
@@ -739,6 +898,17 @@ static int verify_frame(const options *o, const world *w, const gjkb_bodies *bod
     return 0;
 }
 
+/* Contact mode: a frame's contact points, and the depths of its
+ * overlapping pairs summed (the mean depth is over the overlapping pairs). */
+static void frame_contacts(const gjkb_frame *fr, uint64_t *points, double *depth_sum)
+{
+    const gjkb_results *r = &fr->results;
+    *points += manifold_points(r, fr->pairs.count);
+    for (uint32_t i = 0; r->distance && i < fr->pairs.count; i++)
+        if (r->status[i] == GJKB_OVERLAP)
+            *depth_sum -= r->distance[i];
+}
+
 static int cmd_run(int argc, char **argv)
 {
     options o = { .mode = GJKB_HIT, .backend = GJKB_BACKEND_AUTO, .seed = 1, .bodies = 20000, .frames = 300,
@@ -763,8 +933,9 @@ static int cmd_run(int argc, char **argv)
     result_buf ref_rb = { { 0 }, NULL };
     uint32_t ref_cap = 0;
     double *seconds = NULL;   /* STAGES x frames */
-    uint64_t pair_total = 0, hit_total = 0;
-    verify_counts vc = { 0, 0, 0, 0, 0, 0 };
+    uint64_t pair_total = 0, hit_total = 0, contact_total = 0;
+    double depth_total = 0.0;
+    verify_counts vc = { 0 };
     if (world_create(&w, o.bodies, o.seed)) {
         fprintf(stderr, "gjkbatch: out of memory for %lu bodies\n", (unsigned long)o.bodies);
         return EXIT_FAIL;
@@ -825,6 +996,8 @@ static int cmd_run(int argc, char **argv)
                 seconds[(size_t)STAGE_FRAME * o.frames + (f - 1)] = t;
                 pair_total += fr.pairs.count;
                 hit_total += fr.hits;
+                if (o.mode == GJKB_CONTACT)
+                    frame_contacts(&fr, &contact_total, &depth_total);
                 if (o.snapshot && f == snapshot_frame &&
                     write_snapshot(o.snapshot, &w, &fr, f, o.frames, gjkb_context_backend(ctx)))
                     goto done;
@@ -837,7 +1010,7 @@ static int cmd_run(int argc, char **argv)
     }
     progress_clear();
 
-    int failed = vc.status_mismatch || vc.distance_mismatch;
+    int failed = verify_failed(&vc);
     status = failed ? EXIT_FAIL : EXIT_OK;
     const int W = 24;
     double pairs_per_frame = (double)pair_total / o.frames, narrow = 0.0;
@@ -854,7 +1027,7 @@ static int cmd_run(int argc, char **argv)
     printf("%-*s %llu\n", W, "seed:", (unsigned long long)o.seed);
     printf("%-*s %s\n", W, "backend:", gjkb_backend_name(gjkb_context_backend(ctx)));
     printf("%-*s %d\n", W, "threads:", gjkb_get_threads(ctx));
-    printf("%-*s %s\n", W, "mode:", o.mode == GJKB_HIT ? "hit" : "distance");
+    printf("%-*s %s\n", W, "mode:", mode_name(o.mode));
     printf("\n%-*s %10s %10s\n", W, "time per frame (ms)", "mean", "median");
     for (int k = 0; k < STAGES; k++) {
         double *col = seconds + (size_t)k * o.frames, sum = 0.0;
@@ -867,12 +1040,17 @@ static int cmd_run(int argc, char **argv)
     printf("%-*s %.3f\n", W, "pairs per body:", pairs_per_frame / w.count);
     printf("%-*s %.1f (%.1f%% of the candidates)\n", W, "hits per frame:", (double)hit_total / o.frames,
            pair_total ? 100.0 * (double)hit_total / (double)pair_total : 0.0);
+    if (o.mode == GJKB_CONTACT) {
+        printf("%-*s %.1f\n", W, "contact points/frame:", (double)contact_total / o.frames);
+        printf("%-*s %.6g (over the overlapping pairs)\n", W, "mean depth:",
+               hit_total ? depth_total / (double)hit_total : 0.0);
+    }
     printf("%-*s %.0f\n", W, "narrowphase pairs/s:", narrow > 0.0 ? (double)pair_total / narrow : 0.0);
     print_lane_use(ctx, W);
     if (o.verify) {
         printf("%-*s %llu (every candidate pair of every frame)\n", W, "pairs verified:",
                (unsigned long long)vc.checked);
-        print_verify_counts(&vc, o.mode == GJKB_DISTANCE, W);
+        print_verify_counts(&vc, o.mode != GJKB_HIT, o.mode, W);
         printf("%-*s %s\n", W, "verification:", failed ? "FAILED" : "ok");
     } else {
         printf("%-*s off (--verify checks every pair against the reference backend)\n", W, "verification:");

@@ -15,6 +15,10 @@
 #include <string.h>
 
 const char pairfile_csv_header[] = "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations";
+const char pairfile_contact_csv_header[] =
+    "pair,status,distance,ax,ay,az,bx,by,bz,nx,ny,nz,iterations,contacts,"
+    "c1ax,c1ay,c1az,c1bx,c1by,c1bz,c1sep,c2ax,c2ay,c2az,c2bx,c2by,c2bz,c2sep,"
+    "c3ax,c3ay,c3az,c3bx,c3by,c3bz,c3sep,c4ax,c4ay,c4az,c4bx,c4by,c4bz,c4sep";
 
 /* ---- locale ------------------------------------------------------------ */
 
@@ -648,7 +652,7 @@ gjkb_pairs pairfile_pairs(const pairfile *pf)
 
 /* %.9g, but with the spelling of non-finite values fixed (printf's varies
  * between C libraries: "-nan", "NaN", "1.#INF"). */
-static char *put_number(char *p, const double *col, uint32_t i)
+static char *put_number(char *p, const double *col, size_t i)
 {
     double v = col ? col[i] : NAN;
     const char *word = isnan(v) ? ",nan" : isinf(v) ? (v > 0 ? ",inf" : ",-inf") : NULL;
@@ -659,39 +663,67 @@ static char *put_number(char *p, const double *col, uint32_t i)
     return p + n;
 }
 
-/* The rows of pairfile_write_csv, in whatever locale the caller set. */
-static int write_rows(FILE *out, uint32_t count, const gjkb_results *res)
+/* The columns both layouts share: pair, status, distance, a, b, n. */
+static char *put_answer(char *p, const gjkb_results *res, uint32_t i)
 {
-    if (fprintf(out, "%s\n", pairfile_csv_header) < 0)
+    p += sprintf(p, "%lu,%s", (unsigned long)i, gjkb_status_name((gjkb_status)res->status[i]));
+    const double *cols[10] = { res->distance, res->ax, res->ay, res->az, res->bx,
+                               res->by,       res->bz, res->nx, res->ny, res->nz };
+    for (int k = 0; k < 10; k++)
+        p = put_number(p, cols[k], i);
+    return p;
+}
+
+/* The contact columns of pair i: the point count, then every slot's a, b
+ * and separation; slots past the count print nan whatever the arrays hold,
+ * so that a row never shows a stale point. */
+static char *put_manifold(char *p, const gjkb_manifolds *m, uint32_t i)
+{
+    unsigned count = m->count ? m->count[i] : 0;
+    p += sprintf(p, ",%u", count);
+    const double *cols[7] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
+    for (unsigned k = 0; k < GJKB_MAX_CONTACTS; k++)
+        for (int c = 0; c < 7; c++)
+            p = put_number(p, k < count ? cols[c] : NULL, (size_t)i * GJKB_MAX_CONTACTS + k);
+    return p;
+}
+
+/* The rows of the CSV writers, in whatever locale the caller set. */
+static int write_rows(FILE *out, uint32_t count, const gjkb_results *res, int contact)
+{
+    if (fprintf(out, "%s\n", contact ? pairfile_contact_csv_header : pairfile_csv_header) < 0)
         return -1;
     for (uint32_t i = 0; i < count; i++) {
-        /* 10 numbers of at most 17 characters each, plus the rest */
-        char row[320], *p = row;
-        p += sprintf(p, "%lu,%s", (unsigned long)i, gjkb_status_name((gjkb_status)res->status[i]));
-        p = put_number(p, res->distance, i);
-        p = put_number(p, res->ax, i);
-        p = put_number(p, res->ay, i);
-        p = put_number(p, res->az, i);
-        p = put_number(p, res->bx, i);
-        p = put_number(p, res->by, i);
-        p = put_number(p, res->bz, i);
-        p = put_number(p, res->nx, i);
-        p = put_number(p, res->ny, i);
-        p = put_number(p, res->nz, i);
-        p += sprintf(p, ",%lu\n", (unsigned long)(res->iterations ? res->iterations[i] : 0));
+        /* at most 40 numbers of 17 characters each, plus the rest */
+        char row[1024], *p = put_answer(row, res, i);
+        p += sprintf(p, ",%lu", (unsigned long)(res->iterations ? res->iterations[i] : 0));
+        if (contact)
+            p = put_manifold(p, &res->manifold, i);
+        *p++ = '\n';
         if (fwrite(row, 1, (size_t)(p - row), out) != (size_t)(p - row))
             return -1;
     }
     return fflush(out) == 0 ? 0 : -1;
 }
 
-int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res)
+/* Either layout; a comma-decimal locale would print 0.1 as "0,1", a field
+ * too many, hence the C locale around it. */
+static int write_csv(FILE *out, uint32_t count, const gjkb_results *res, int contact)
 {
-    /* a comma-decimal locale would print 0.1 as "0,1", a field too many */
     c_locale_scope loc;
     if (c_locale_enter(&loc))
         return -1;
-    int r = write_rows(out, count, res);
+    int r = write_rows(out, count, res, contact);
     c_locale_leave(&loc);
     return r;
+}
+
+int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res)
+{
+    return write_csv(out, count, res, 0);
+}
+
+int pairfile_write_contact_csv(FILE *out, uint32_t count, const gjkb_results *res)
+{
+    return write_csv(out, count, res, 1);
 }

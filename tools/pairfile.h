@@ -84,13 +84,21 @@ gjkb_error pairfile_register_hulls(pairfile *pf, gjkb_context *ctx);
 gjkb_bodies pairfile_bodies(const pairfile *pf);
 gjkb_pairs pairfile_pairs(const pairfile *pf);
 
-/* The CSV header line, without the newline. */
+/* The CSV header lines, without the newline: hit and distance mode, and
+ * contact mode (the same 13 columns, then contacts and 4 slots of 7). */
 extern const char pairfile_csv_header[];
+extern const char pairfile_contact_csv_header[];
 
 /* Writes the header and one row per pair, numbers in the C locale. Every
  * results array but status may be NULL; NULL columns print as nan
  * (iterations as 0). Returns 0, or -1 when writing failed (errno set by
  * stdio). */
 int pairfile_write_csv(FILE *out, uint32_t count, const gjkb_results *res);
+
+/* The same in the contact layout: after iterations, the manifold's point
+ * count (0 when res->manifold.count is NULL) and for k = 1..4 the point on
+ * A, the point on B and the separation of slot k, nan for every slot from
+ * the count on. */
+int pairfile_write_contact_csv(FILE *out, uint32_t count, const gjkb_results *res);
 
 #endif
