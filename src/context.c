@@ -237,8 +237,10 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_hull_add: too many hulls or points");
     gjkb__hull h = { .input_n = n };
     h.valid = hull_scan(xyz, n, &h.radius);
-    if (h.valid && gjkb__hull_build(xyz, n, &h.topo) != GJKB_OK)
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_hull_add: out of memory building the hull");
+    gjkb_error e = h.valid ? gjkb__hull_build(xyz, n, &h.topo) : GJKB_OK;
+    if (e != GJKB_OK) /* memory, or a guard that exact predicates never trip */
+        return gjkb__fail(ctx, e, "gjkb_hull_add: %s", e == GJKB_ERR_MEMORY ? "out of memory building the hull"
+                                                                           : "inconsistent hull topology");
     /* valid: the vertices only; invalid: the input as given */
     h.n = h.valid ? h.topo.vertex_count : n;
     uint32_t slots = (h.n + GJKB_HULL_PAD - 1) / GJKB_HULL_PAD * GJKB_HULL_PAD;

@@ -598,8 +598,8 @@ static bool may_join(const qh_cloud *c, const qh_tris *t, const uint32_t *vmark,
     int shared = 0, k1 = 0;
     if (t->solo[u])
         return false;
-    for (int k = 0; k < 3; k++) {
-        if (!(fabs(v3_dot(n, rp(c, v[k])) - d) <= tol))
+    for (int k = 0; k < 3; k++) { /* points already on the face passed */
+        if (vmark[v[k]] != f && !(fabs(v3_dot(n, rp(c, v[k])) - d) <= tol))
             return false;
         if (t->face[t->nb[3 * (size_t)u + k]] == f)
             shared++, k1 = k;

@@ -56,7 +56,9 @@ typedef struct gjkb__hull_topology {
 } gjkb__hull_topology;
 
 /* Builds the hull of n >= 1 points (xyz interleaved; each finite). Returns
- * GJKB_OK, or GJKB_ERR_MEMORY (out left empty). */
+ * GJKB_OK, GJKB_ERR_MEMORY, or GJKB_ERR_ARGUMENT when a consistency guard
+ * trips (exact predicates make that unreachable); out is left empty on
+ * failure. */
 gjkb_error gjkb__hull_build(const float *xyz, uint32_t n, gjkb__hull_topology *out);
 
 void gjkb__hull_topology_free(gjkb__hull_topology *t);
