@@ -251,6 +251,88 @@ static void test_cube(void **state)
     free(c.xyz);
 }
 
+/* The same cube rotated (float rounding puts the face and edge points an
+ * ulp off their planes, in or out): still 8 corners and 6 quadrilaterals,
+ * which takes merging within the tolerance and dropping points that are
+ * on two faces only. */
+static void test_rotated_cube(void **state)
+{
+    (void)state;
+    tu_rng r = tu_rng_make(6);
+    for (int rep = 0; rep < 20; rep++) {
+        double q[4] = { gauss(&r), gauss(&r), gauss(&r), gauss(&r) }, l = 0;
+        for (int k = 0; k < 4; k++)
+            l += q[k] * q[k];
+        for (int k = 0; k < 4; k++)
+            q[k] /= sqrt(l);
+        double m[3][3] = { { 1 - 2 * (q[2] * q[2] + q[3] * q[3]), 2 * (q[1] * q[2] - q[0] * q[3]), 2 * (q[1] * q[3] + q[0] * q[2]) },
+                           { 2 * (q[1] * q[2] + q[0] * q[3]), 1 - 2 * (q[1] * q[1] + q[3] * q[3]), 2 * (q[2] * q[3] - q[0] * q[1]) },
+                           { 2 * (q[1] * q[3] - q[0] * q[2]), 2 * (q[2] * q[3] + q[0] * q[1]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]) } };
+        cloud c = cloud_new(8 + 6 * 9 + 12 * 3);
+        uint32_t k = 0;
+        for (int i = 0; i < 8; i++) /* corners first */
+            cloud_set(&c, k++, i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+        for (int a = 0; a < 3; a++)
+            for (int s = -1; s <= 1; s += 2)
+                for (int i = 0; i < 9; i++) { /* a 3 x 3 grid on each face */
+                    double p[3];
+                    p[a] = s, p[(a + 1) % 3] = (i % 3 - 1) * 0.7, p[(a + 2) % 3] = (i / 3 - 1) * 0.7;
+                    cloud_set(&c, k++, p[0], p[1], p[2]);
+                }
+        for (int a = 0; a < 3; a++)
+            for (int e = 0; e < 4; e++)
+                for (int j = 0; j < 3; j++) { /* 3 points on each edge along axis a */
+                    double p[3];
+                    p[a] = (j - 1) * 0.5, p[(a + 1) % 3] = e & 1 ? 1 : -1, p[(a + 2) % 3] = e & 2 ? 1 : -1;
+                    cloud_set(&c, k++, p[0], p[1], p[2]);
+                }
+        assert_int_equal(k, c.n);
+        for (uint32_t i = 0; i < c.n; i++) {
+            double p[3] = { c.xyz[3 * i], c.xyz[3 * i + 1], c.xyz[3 * i + 2] };
+            for (int j = 0; j < 3; j++)
+                c.xyz[3 * i + j] = (float)(m[j][0] * p[0] + m[j][1] * p[1] + m[j][2] * p[2]);
+        }
+        gjkb__hull_topology t = build_checked(&c);
+        assert_int_equal(t.vertex_count, 8);
+        assert_int_equal(t.face_count, 6);
+        for (uint32_t v = 0; v < 8; v++)
+            assert_int_equal(t.source[v], v);
+        for (uint32_t f = 0; f < 6; f++)
+            assert_int_equal(t.face[f].count, 4);
+        gjkb__hull_topology_free(&t);
+        free(c.xyz);
+    }
+}
+
+/* Near-duplicates (an ulp apart) merge into the first given. */
+static void test_near_duplicates(void **state)
+{
+    (void)state;
+    cloud c = cloud_new(24);
+    for (uint32_t i = 0; i < 8; i++) {
+        float p[3] = { i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f };
+        cloud_set(&c, i, p[0], p[1], p[2]); /* the corner */
+        cloud_set(&c, 8 + i, nextafterf(p[0], 2.0f * p[0]), p[1], nextafterf(p[2], 0.0f)); /* off by an ulp */
+        cloud_set(&c, 16 + i, p[0], p[1], p[2]); /* an exact copy */
+    }
+    for (int order = 0; order < 2; order++) {
+        gjkb__hull_topology t = build_checked(&c);
+        assert_int_equal(t.vertex_count, 8);
+        assert_int_equal(t.face_count, 6);
+        for (uint32_t v = 0; v < 8; v++)
+            assert_int_equal(t.source[v], v);
+        gjkb__hull_topology_free(&t);
+        for (uint32_t i = 0; i < 24; i++) /* the ulp-off copies first next time */
+            if (i < 8) {
+                float tmp[3];
+                memcpy(tmp, c.xyz + 3 * i, sizeof tmp);
+                memcpy(c.xyz + 3 * i, c.xyz + 3 * (i + 8), sizeof tmp);
+                memcpy(c.xyz + 3 * (i + 8), tmp, sizeof tmp);
+            }
+    }
+    free(c.xyz);
+}
+
 static void test_tetrahedron(void **state)
 {
     (void)state;
@@ -554,7 +636,8 @@ static void test_context(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cube),          cmocka_unit_test(test_tetrahedron),
+        cmocka_unit_test(test_cube),          cmocka_unit_test(test_rotated_cube),
+        cmocka_unit_test(test_near_duplicates), cmocka_unit_test(test_tetrahedron),
         cmocka_unit_test(test_random_sphere), cmocka_unit_test(test_random_box),
         cmocka_unit_test(test_random_gauss),  cmocka_unit_test(test_oracle_sizes),
         cmocka_unit_test(test_point),         cmocka_unit_test(test_segment),
