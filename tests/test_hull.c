@@ -391,6 +391,38 @@ static void test_random_gauss(void **state)
     random_clouds(GAUSS, 300);
 }
 
+/* Clouds full of coplanar and collinear points: subsets of a small
+ * lattice, half of them scaled flat or thin along an axis, a third
+ * rotated. */
+static void test_lattice(void **state)
+{
+    (void)state;
+    tu_rng r = tu_rng_make(21);
+    uint32_t kinds[4] = { 0, 0, 0, 0 };
+    for (int rep = 0; rep < 2000; rep++) {
+        cloud c = cloud_new(3 + tu_below(&r, 60));
+        double sc[3] = { 1, 1, 1 };
+        if (rep % 2)
+            sc[tu_below(&r, 3)] = rep % 4 == 1 ? 0.0 : 1e-3;
+        tu_v3 e1 = tu_v(1, 0, 0), e2 = tu_v(0, 1, 0), e3 = tu_v(0, 0, 1);
+        if (rep % 3 == 2) { /* rotated: float rounding bends the planes */
+            e1 = tu_scale(tu_v(1, 2, 2), 1.0 / 3.0), e2 = tu_scale(tu_v(2, 1, -2), 1.0 / 3.0);
+            e3 = tu_cross(e1, e2);
+        }
+        for (uint32_t i = 0; i < c.n; i++) {
+            tu_v3 p = tu_add(tu_add(tu_scale(e1, sc[0] * tu_below(&r, 4)), tu_scale(e2, sc[1] * tu_below(&r, 4))),
+                             tu_scale(e3, sc[2] * tu_below(&r, 4)));
+            cloud_set(&c, i, p.x, p.y, p.z);
+        }
+        gjkb__hull_topology t = build_checked(&c);
+        kinds[t.face_count > 2 ? 3 : t.face_count == 2 ? 2 : t.vertex_count - 1]++;
+        gjkb__hull_topology_free(&t);
+        free(c.xyz);
+    }
+    for (int k = 1; k < 4; k++) /* segments, flat and solid hulls all came up */
+        assert_true(kinds[k] > 0);
+}
+
 /* Hull sizes the oracle's scenes use: 499 points in a box, 1,590 on a
  * sphere (all corners), through the context. */
 static void test_oracle_sizes(void **state)
@@ -639,7 +671,8 @@ int main(void)
         cmocka_unit_test(test_cube),          cmocka_unit_test(test_rotated_cube),
         cmocka_unit_test(test_near_duplicates), cmocka_unit_test(test_tetrahedron),
         cmocka_unit_test(test_random_sphere), cmocka_unit_test(test_random_box),
-        cmocka_unit_test(test_random_gauss),  cmocka_unit_test(test_oracle_sizes),
+        cmocka_unit_test(test_random_gauss),  cmocka_unit_test(test_lattice),
+        cmocka_unit_test(test_oracle_sizes),
         cmocka_unit_test(test_point),         cmocka_unit_test(test_segment),
         cmocka_unit_test(test_flat),          cmocka_unit_test(test_flat_exact),
         cmocka_unit_test(test_permutation),   cmocka_unit_test(test_repeatable),
