@@ -423,6 +423,37 @@ static void test_lattice(void **state)
         assert_true(kinds[k] > 0);
 }
 
+/* A tilted cylinder as a prism over a 64-gon with points inside its caps
+ * and on its sides: two 64-gon caps and 64 quadrilateral sides. */
+static void test_prism(void **state)
+{
+    (void)state;
+    tu_rng r = tu_rng_make(31);
+    cloud c = cloud_new(128 + 100);
+    tu_v3 ax = tu_scale(tu_v(1, 2, 2), 1.0 / 3.0), e1 = tu_scale(tu_v(2, 1, -2), 1.0 / 3.0), e2 = tu_cross(ax, e1);
+    for (uint32_t i = 0; i < c.n; i++) {
+        double a = 2.0 * TU_PI * (i % 64) / 64.0, rad = 1.0, h = i < 64 ? -0.8 : 0.8;
+        if (i >= 128) { /* inside a cap, or on a side */
+            rad = i % 2 ? tu_range(&r, 0, 0.9) : cos(TU_PI / 64.0);
+            a = i % 2 ? tu_range(&r, 0, 2 * TU_PI) : 2.0 * TU_PI * (i % 64 + 0.5) / 64.0;
+            h = i % 2 ? (i % 4 == 1 ? -0.8 : 0.8) : tu_range(&r, -0.8, 0.8);
+        }
+        tu_v3 p = tu_add(tu_scale(ax, h), tu_add(tu_scale(e1, rad * cos(a)), tu_scale(e2, rad * sin(a))));
+        cloud_set(&c, i, p.x, p.y, p.z);
+    }
+    gjkb__hull_topology t = build_checked(&c);
+    assert_int_equal(t.vertex_count, 128);
+    assert_int_equal(t.face_count, 66);
+    uint32_t caps = 0;
+    for (uint32_t f = 0; f < t.face_count; f++) {
+        assert_true(t.face[f].count == 4 || t.face[f].count == 64);
+        caps += t.face[f].count == 64;
+    }
+    assert_int_equal(caps, 2);
+    gjkb__hull_topology_free(&t);
+    free(c.xyz);
+}
+
 /* Hull sizes the oracle's scenes use: 499 points in a box, 1,590 on a
  * sphere (all corners), through the context. */
 static void test_oracle_sizes(void **state)
@@ -672,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_near_duplicates), cmocka_unit_test(test_tetrahedron),
         cmocka_unit_test(test_random_sphere), cmocka_unit_test(test_random_box),
         cmocka_unit_test(test_random_gauss),  cmocka_unit_test(test_lattice),
+        cmocka_unit_test(test_prism),
         cmocka_unit_test(test_oracle_sizes),
         cmocka_unit_test(test_point),         cmocka_unit_test(test_segment),
         cmocka_unit_test(test_flat),          cmocka_unit_test(test_flat_exact),
