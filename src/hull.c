@@ -945,8 +945,10 @@ typedef struct qh_dir {
 
 static int dir_cmp(const void *pa, const void *pb)
 {
-    const qh_dir *a = pa, *b = pb;
-    return a->b < b->b ? -1 : a->b > b->b;
+    const qh_dir *a = pa, *b = pb; /* a total order: the same on every qsort */
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    return a->f < b->f ? -1 : a->f > b->f;
 }
 
 /* Outward unit normal (Newell's, robust for slightly bent loops) and the
