@@ -231,7 +231,8 @@ GJKB_API int gjkb_backend_available(gjkb_backend backend);
  * extent is flat (its polygon, as two faces with opposite normals), one
  * that narrow in two directions a segment (its two end points), one point
  * repeated a point. The queries then scan the vertices only; gjkb_hull_info_get
- * gives the counts. Cost: about O(n log n) for n points, once. */
+ * gives the counts. Cost: one quickhull at registration, typically
+ * O(n log n) for n points. */
 GJKB_API gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id);
 GJKB_API uint32_t gjkb_hull_count(const gjkb_context *ctx);
 
