@@ -289,9 +289,35 @@ GJKB_API int gjkb_backend_available(gjkb_backend backend);
  * collinear or coplanar points are fine, and one or two points make a point
  * or a segment. n == 0 (xyz may then be NULL) or a non-finite point registers
  * a hull that answers GJKB_INVALID for every pair using it. Ids count from 0
- * in registration order. */
+ * in registration order.
+ *
+ * Topology: registration builds the hull once (deterministic: the same
+ * points give the same hull bit for bit on every platform). It keeps only
+ * the vertices (interior points, points on a face or an edge, and
+ * duplicates are dropped; of points within about 1e-6 of the cloud's
+ * largest extent of each other the first in input order is kept, and the
+ * vertices keep their input order), its faces (convex polygons, triangles
+ * coplanar within 2e-6 of the extent merged, outward unit normals), its
+ * edges and each vertex's neighbours. A cloud thinner than 2e-6 of its
+ * extent is flat (its polygon, as two faces with opposite normals), one
+ * that narrow in two directions a segment (its two end points), one point
+ * repeated a point. The queries then scan the vertices only; gjkb_hull_info_get
+ * gives the counts. Cost: one quickhull at registration, typically
+ * O(n log n) for n points. */
 GJKB_API gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id);
 GJKB_API uint32_t gjkb_hull_count(const gjkb_context *ctx);
+
+/* What registration made of a hull: its input point count, and the
+ * vertices, faces and edges of its convex hull (a segment: 2, 0, 1; a
+ * point: 1, 0, 0; flat: V, 2, V; an invalid hull: 0, 0, 0 and valid 0). */
+typedef struct gjkb_hull_info {
+    uint32_t points, vertices, faces, edges;
+    int valid;
+} gjkb_hull_info;
+
+/* GJKB_ERR_NULL for a NULL argument, GJKB_ERR_RANGE for an id that is not
+ * registered; out is then untouched. */
+GJKB_API gjkb_error gjkb_hull_info_get(const gjkb_context *ctx, uint32_t id, gjkb_hull_info *out);
 
 /* Runs the query on every pair. Returns GJKB_OK, or an error (with
  * gjkb_last_error) for bad arguments: NULL context, arrays or results, a

@@ -69,6 +69,8 @@ void gjkb_destroy(gjkb_context *ctx)
 {
     if (!ctx)
         return;
+    for (uint32_t i = 0; i < ctx->hull_count; i++) /* bound: hull_count */
+        gjkb__hull_topology_free(&ctx->hulls[i].topo);
     free(ctx->hulls);
     free(ctx->hx);
     free(ctx->hy);
@@ -170,21 +172,26 @@ static bool grow_aligned(float **p, uint32_t used, uint32_t *cap, uint32_t need)
     return true;
 }
 
-gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id)
+/* Whether every input point is a valid coordinate, and their largest
+ * distance from the local origin. */
+static bool hull_scan(const float *xyz, uint32_t n, double *radius)
 {
-    if (!ctx || !id || (n > 0 && !xyz))
-        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_hull_add: NULL %s",
-                          !ctx ? "context" : !id ? "id" : "points");
-    /* Each hull starts on a 64-byte boundary and is padded with copies of
-     * its last point to a multiple of GJKB_HULL_PAD, so a wide kernel can
-     * load any hull W points at a time and the padding never wins a max.
-     * The wide kernels index hulls and points with int32 lanes. */
-    uint32_t slots = (n + GJKB_HULL_PAD - 1) / GJKB_HULL_PAD * GJKB_HULL_PAD;
-    if (slots == 0)
-        slots = GJKB_HULL_PAD;
-    if (ctx->hull_count >= INT32_MAX || n > (uint32_t)INT32_MAX - GJKB_HULL_PAD ||
-        slots > (uint32_t)INT32_MAX - ctx->point_count)
-        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_hull_add: too many hulls or points");
+    bool valid = n > 0;
+    *radius = 0.0;
+    for (uint32_t i = 0; i < n; i++) { /* bound: n */
+        double x = xyz[3 * (size_t)i], y = xyz[3 * (size_t)i + 1], z = xyz[3 * (size_t)i + 2];
+        if (!gjkb__coord_ok(x) || !gjkb__coord_ok(y) || !gjkb__coord_ok(z))
+            valid = false;
+        *radius = fmax(*radius, sqrt(x * x + y * y + z * z));
+    }
+    if (!valid)
+        *radius = 0.0;
+    return valid;
+}
+
+/* Room for one more hull of `slots` stored points. */
+static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
+{
     uint32_t need = ctx->point_count + slots;
     uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap;
     uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap;
@@ -195,32 +202,82 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
         !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_radius, &hcap4, ctx->hull_count + 1, sizeof(float)))
-        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_hull_add: out of memory");
+        return false;
     ctx->hull_cap = hcap;
     ctx->point_cap = cap;
+    return true;
+}
 
-    gjkb__hull h = { .first = ctx->point_count, .n = n, .valid = n > 0, .radius = 0.0 };
-    for (uint32_t i = 0; i < slots; i++) {
-        uint32_t k = i < n ? i : (n ? n - 1 : 0);
-        double x = n ? xyz[3 * k] : 0.0, y = n ? xyz[3 * k + 1] : 0.0, z = n ? xyz[3 * k + 2] : 0.0;
-        if (!gjkb__coord_ok(x) || !gjkb__coord_ok(y) || !gjkb__coord_ok(z))
-            h.valid = false;
-        ctx->hx[h.first + i] = (float)x;
-        ctx->hy[h.first + i] = (float)y;
-        ctx->hz[h.first + i] = (float)z;
-        double r = sqrt(x * x + y * y + z * z);
-        if (r > h.radius)
-            h.radius = r;
+/* Stores the hull's m points (input indices src, or 0..m-1 when src is
+ * NULL) in `slots` SoA slots: each hull starts on a 64-byte boundary and
+ * is padded with copies of its last point to a multiple of GJKB_HULL_PAD,
+ * so a wide kernel can load any hull W points at a time and the padding
+ * never wins a max. */
+static void hull_store(gjkb_context *ctx, gjkb__hull *h, const float *xyz, const uint32_t *src,
+                       uint32_t slots)
+{
+    h->first = ctx->point_count;
+    for (uint32_t i = 0; i < slots; i++) { /* bound: slots */
+        uint32_t k = i < h->n ? i : (h->n ? h->n - 1 : 0);
+        size_t p = h->n ? 3 * (size_t)(src ? src[k] : k) : 0;
+        ctx->hx[h->first + i] = h->n ? xyz[p] : 0.0f;
+        ctx->hy[h->first + i] = h->n ? xyz[p + 1] : 0.0f;
+        ctx->hz[h->first + i] = h->n ? xyz[p + 2] : 0.0f;
     }
-    if (!h.valid)
-        h.radius = 0.0;
-    ctx->point_count = need;
+    ctx->point_count += slots;
+}
+
+gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id)
+{
+    if (!ctx || !id || (n > 0 && !xyz))
+        return gjkb__fail(ctx, GJKB_ERR_NULL, "gjkb_hull_add: NULL %s",
+                          !ctx ? "context" : !id ? "id" : "points");
+    /* The wide kernels index hulls and points with int32 lanes. */
+    if (ctx->hull_count >= INT32_MAX || n > (uint32_t)INT32_MAX - GJKB_HULL_PAD)
+        return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "gjkb_hull_add: too many hulls or points");
+    gjkb__hull h = { .input_n = n };
+    h.valid = hull_scan(xyz, n, &h.radius);
+    gjkb_error e = h.valid ? gjkb__hull_build(xyz, n, &h.topo) : GJKB_OK;
+    if (e != GJKB_OK) /* memory, or a guard that exact predicates never trip */
+        return gjkb__fail(ctx, e, "gjkb_hull_add: %s", e == GJKB_ERR_MEMORY ? "out of memory building the hull"
+                                                                           : "inconsistent hull topology");
+    /* valid: the vertices only; invalid: the input as given */
+    h.n = h.valid ? h.topo.vertex_count : n;
+    uint32_t slots = (h.n + GJKB_HULL_PAD - 1) / GJKB_HULL_PAD * GJKB_HULL_PAD;
+    if (slots == 0)
+        slots = GJKB_HULL_PAD;
+    const char *why = slots > (uint32_t)INT32_MAX - ctx->point_count ? "too many hulls or points"
+                      : !hull_reserve(ctx, slots)                    ? "out of memory"
+                                                                      : NULL;
+    if (why) {
+        gjkb__hull_topology_free(&h.topo);
+        return gjkb__fail(ctx, why[0] == 'o' ? GJKB_ERR_MEMORY : GJKB_ERR_ARGUMENT, "gjkb_hull_add: %s", why);
+    }
+    hull_store(ctx, &h, xyz, h.valid ? h.topo.source : NULL, slots);
     *id = ctx->hull_count;
     ctx->hull_first[ctx->hull_count] = (int32_t)h.first;
     ctx->hull_n[ctx->hull_count] = (int32_t)h.n;
     ctx->hull_radius[ctx->hull_count] = h.valid ? (float)h.radius : NAN;
     ctx->hulls[ctx->hull_count++] = h;
     return ok(ctx);
+}
+
+const gjkb__hull_topology *gjkb__hull_topo(const gjkb_context *ctx, uint32_t id)
+{
+    return &ctx->hulls[id].topo;
+}
+
+gjkb_error gjkb_hull_info_get(const gjkb_context *ctx, uint32_t id, gjkb_hull_info *out)
+{
+    if (!ctx || !out)
+        return GJKB_ERR_NULL;
+    if (id >= ctx->hull_count)
+        return GJKB_ERR_RANGE;
+    const gjkb__hull *h = &ctx->hulls[id];
+    *out = (gjkb_hull_info){ .points = h->input_n, .vertices = h->topo.vertex_count,
+                             .faces = h->topo.face_count, .edges = h->topo.edge_count,
+                             .valid = h->valid };
+    return GJKB_OK;
 }
 
 uint32_t gjkb_hull_count(const gjkb_context *ctx)

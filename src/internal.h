@@ -5,6 +5,7 @@
 #define GJKB_INTERNAL_H
 
 #include "gjkbatch.h"
+#include "hull.h"
 #include <math.h>
 #include <stdbool.h>
 
@@ -20,13 +21,18 @@
 #define GJKB_HULL_PAD 16
 
 /* A registered hull: points [first, first + n) of the context's SoA point
- * arrays. valid is false for an empty hull or one with a non-finite or
- * oversized point. radius is the largest distance of a point from the local
- * origin (a bound for the pair's scale). */
+ * arrays: the hull's vertices in topo's order (topo.source), or for an
+ * invalid hull its input points. valid is false for an empty hull or one
+ * with a non-finite or oversized point. radius is the largest distance of
+ * an input point from the local origin (a bound for the pair's scale).
+ * topo (hull.h; empty when invalid) is owned here, freed in gjkb_destroy;
+ * read it through gjkb__hull_topo. */
 typedef struct gjkb__hull {
     uint32_t first, n;
+    uint32_t input_n;
     bool valid;
     double radius;
+    gjkb__hull_topology topo;
 } gjkb__hull;
 
 struct gjkb_context {

@@ -1108,6 +1108,14 @@ static void test_step_info(void **state)
     for (size_t k = 0; k < N_BIG; k++) {
         big[k] = tu_realloc(NULL, 3 * big_hull_n[k] * sizeof(float));
         tu_random_hull_points(&r, big[k], big_hull_n[k]);
+        /* on the unit sphere: every point a hull vertex, so the hull's
+         * size class is its point count's */
+        for (uint32_t i = 0; i < big_hull_n[k]; i++) {
+            float *p = big[k] + 3 * i;
+            double l = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]);
+            for (int c = 0; c < 3; c++)
+                p[c] = (float)(p[c] / l);
+        }
     }
     /* Every third hull body takes one of the big hulls. */
     uint32_t *hull = tu_realloc(NULL, w.t.nb * sizeof(uint32_t));
