@@ -73,39 +73,42 @@ static size_t grown(size_t cap, size_t need)
     return c;
 }
 
-static int reserve_bodies(pairfile *pf, size_t need)
+/* One array to grow: where its pointer is, and its element size. */
+typedef struct column {
+    void **p;
+    size_t size;
+} column;
+#define COLUMN(a) { (void **)&(a), sizeof *(a) }
+
+/* Grows the n arrays cols, *cap elements each, to hold need elements (at
+ * most UINT32_MAX); a failure leaves them all valid at *cap. */
+static int reserve(const column *cols, size_t n, uint32_t *cap, size_t need)
 {
-    if (need <= pf->body_cap)
+    if (need <= *cap)
         return 0;
-    size_t c = grown(pf->body_cap, need);
+    size_t c = grown(*cap, need);
     if (c > UINT32_MAX)
         c = UINT32_MAX;
-    if (resize((void **)&pf->kind, c, sizeof *pf->kind) || resize((void **)&pf->px, c, sizeof *pf->px) ||
-        resize((void **)&pf->py, c, sizeof *pf->py) || resize((void **)&pf->pz, c, sizeof *pf->pz) ||
-        resize((void **)&pf->qw, c, sizeof *pf->qw) || resize((void **)&pf->qx, c, sizeof *pf->qx) ||
-        resize((void **)&pf->qy, c, sizeof *pf->qy) || resize((void **)&pf->qz, c, sizeof *pf->qz) ||
-        resize((void **)&pf->sx, c, sizeof *pf->sx) || resize((void **)&pf->sy, c, sizeof *pf->sy) ||
-        resize((void **)&pf->sz, c, sizeof *pf->sz) || resize((void **)&pf->margin, c, sizeof *pf->margin) ||
-        resize((void **)&pf->hull, c, sizeof *pf->hull))
-        return -1;
-    pf->body_cap = (uint32_t)c;
+    for (size_t k = 0; k < n; k++)
+        if (resize(cols[k].p, c, cols[k].size))
+            return -1;
+    *cap = (uint32_t)c;
     return 0;
+}
+
+static int reserve_bodies(pairfile *pf, size_t need)
+{
+    const column cols[] = { COLUMN(pf->kind), COLUMN(pf->px),     COLUMN(pf->py), COLUMN(pf->pz), COLUMN(pf->qw),
+                            COLUMN(pf->qx),   COLUMN(pf->qy),     COLUMN(pf->qz), COLUMN(pf->sx), COLUMN(pf->sy),
+                            COLUMN(pf->sz),   COLUMN(pf->margin), COLUMN(pf->hull) };
+    return reserve(cols, sizeof cols / sizeof cols[0], &pf->body_cap, need);
 }
 
 static int reserve_hulls(pairfile *pf, size_t need)
 {
-    if (need <= pf->hull_cap)
-        return 0;
-    size_t c = grown(pf->hull_cap, need);
-    if (c > UINT32_MAX)
-        c = UINT32_MAX;
-    if (resize((void **)&pf->hull_file_id, c, sizeof *pf->hull_file_id) ||
-        resize((void **)&pf->hull_line, c, sizeof *pf->hull_line) ||
-        resize((void **)&pf->hull_first, c, sizeof *pf->hull_first) ||
-        resize((void **)&pf->hull_n, c, sizeof *pf->hull_n))
-        return -1;
-    pf->hull_cap = (uint32_t)c;
-    return 0;
+    const column cols[] = { COLUMN(pf->hull_file_id), COLUMN(pf->hull_line), COLUMN(pf->hull_first),
+                            COLUMN(pf->hull_n) };
+    return reserve(cols, sizeof cols / sizeof cols[0], &pf->hull_cap, need);
 }
 
 static int reserve_points(pairfile *pf, size_t need)
@@ -482,28 +485,9 @@ void pairfile_free(pairfile *pf)
 {
     if (!pf)
         return;
-    free(pf->kind);
-    free(pf->px);
-    free(pf->py);
-    free(pf->pz);
-    free(pf->qw);
-    free(pf->qx);
-    free(pf->qy);
-    free(pf->qz);
-    free(pf->sx);
-    free(pf->sy);
-    free(pf->sz);
-    free(pf->margin);
-    free(pf->hull);
-    free(pf->pair_a);
-    free(pf->pair_b);
-    free(pf->hull_file_id);
-    free(pf->hull_line);
-    free(pf->hull_first);
-    free(pf->hull_n);
-    free(pf->hull_xyz);
-    free(pf->map_key);
-    free(pf->map_val);
+    void *arrays[] = { TOOLKIT_BODY_ARRAYS(pf), pf->pair_a, pf->pair_b, pf->hull_file_id, pf->hull_line,
+                       pf->hull_first, pf->hull_n, pf->hull_xyz, pf->map_key, pf->map_val };
+    free_each(arrays, sizeof arrays / sizeof arrays[0]);
     memset(pf, 0, sizeof *pf);
 }
 

@@ -15,23 +15,8 @@ void scene_free(scene *s)
 {
     if (!s)
         return;
-    free(s->kind);
-    free(s->px);
-    free(s->py);
-    free(s->pz);
-    free(s->qw);
-    free(s->qx);
-    free(s->qy);
-    free(s->qz);
-    free(s->sx);
-    free(s->sy);
-    free(s->sz);
-    free(s->margin);
-    free(s->hull);
-    free(s->radius);
-    free(s->pa);
-    free(s->pb);
-    free(s->hull_xyz);
+    void *arrays[] = { TOOLKIT_BODY_ARRAYS(s), s->radius, s->pa, s->pb, s->hull_xyz };
+    free_each(arrays, sizeof arrays / sizeof arrays[0]);
     memset(s, 0, sizeof *s);
 }
 
@@ -63,36 +48,41 @@ static void make_hulls(scene *s, uint64_t *state, double *hull_radius)
     s->hull_count = SCENE_HULLS;
 }
 
-/* A random body of a random kind at the origin; returns its bounding
- * radius, margin included. */
-static double make_body(scene *s, uint64_t *state, uint32_t i, const double *hull_radius)
+double scene_random_shape(shape_columns c, uint32_t i, uint64_t *state, const double *hull_radius)
 {
     gjkb_kind kind = (gjkb_kind)rng_below(state, GJKB_KIND_COUNT);
     double x = rng_uniform(state, 0.25, 1.0), y = rng_uniform(state, 0.25, 1.0), z = rng_uniform(state, 0.25, 1.0);
-    double r;
-    double q[4];
-    s->kind[i] = (uint8_t)kind;
-    s->sx[i] = (float)x;
-    s->sy[i] = kind == GJKB_BOX ? (float)y : 0.0f;
-    s->sz[i] = kind == GJKB_SPHERE || kind == GJKB_HULL ? 0.0f : (float)z;
-    s->hull[i] = kind == GJKB_HULL ? rng_below(state, SCENE_HULLS) : 0;
-    s->margin[i] = rng_below(state, 4) == 0 ? (float)rng_uniform(state, 0.02, 0.25) : 0.0f;
-    rng_rotation(state, q);
-    s->qw[i] = (float)q[0];
-    s->qx[i] = (float)q[1];
-    s->qy[i] = (float)q[2];
-    s->qz[i] = (float)q[3];
+    c.kind[i] = (uint8_t)kind;
+    c.sx[i] = (float)x;
+    c.sy[i] = kind == GJKB_BOX ? (float)y : 0.0f;
+    c.sz[i] = kind == GJKB_SPHERE || kind == GJKB_HULL ? 0.0f : (float)z;
+    c.hull[i] = kind == GJKB_HULL ? rng_below(state, SCENE_HULLS) : 0;
+    c.margin[i] = rng_below(state, 4) == 0 ? (float)rng_uniform(state, 0.02, 0.25) : 0.0f;
     /* from the stored floats, so the scale matches what the library sees */
-    double fx = s->sx[i], fy = s->sy[i], fz = s->sz[i];
+    double fx = c.sx[i], fy = c.sy[i], fz = c.sz[i], r;
     switch (kind) {
     case GJKB_SPHERE: r = fx; break;
     case GJKB_CAPSULE: r = fx + fz; break;
     case GJKB_BOX: r = sqrt(fx * fx + fy * fy + fz * fz); break;
     case GJKB_CYLINDER:
     case GJKB_CONE: r = sqrt(fx * fx + fz * fz); break;
-    default: r = hull_radius[s->hull[i]]; break;
+    default: r = hull_radius[c.hull[i]]; break;
     }
-    return r + s->margin[i];
+    return r + c.margin[i];
+}
+
+/* A random body of a random kind at the origin; returns its bounding
+ * radius, margin included. */
+static double make_body(scene *s, uint64_t *state, uint32_t i, const double *hull_radius)
+{
+    double r = scene_random_shape(TOOLKIT_SHAPE_COLUMNS(s), i, state, hull_radius);
+    double q[4];
+    rng_rotation(state, q);
+    s->qw[i] = (float)q[0];
+    s->qx[i] = (float)q[1];
+    s->qy[i] = (float)q[2];
+    s->qz[i] = (float)q[3];
+    return r;
 }
 
 int scene_generate(scene *s, uint32_t pair_count, uint64_t seed)

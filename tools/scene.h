@@ -10,6 +10,7 @@
 #define GJKB_TOOLS_SCENE_H
 
 #include "gjkbatch.h"
+#include "toolkit.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -52,6 +53,12 @@ void scene_free(scene *s);
  * library ids equal the scene's hull indices (GJKB_ERR_ARGUMENT if it
  * already has some). */
 gjkb_error scene_register_hulls(const scene *s, gjkb_context *ctx);
+
+/* Draws a random shape of a random kind (sizes 0.25 to 1, a margin on a
+ * quarter of them, a random library hull) into body i of c; returns its
+ * bounding radius about its centre, margin included (hull_radius: each
+ * library hull's). The scene and run's world draw their bodies alike. */
+double scene_random_shape(shape_columns c, uint32_t i, uint64_t *state, const double *hull_radius);
 
 gjkb_bodies scene_bodies(const scene *s);
 gjkb_pairs scene_pairs(const scene *s);

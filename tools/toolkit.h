@@ -65,6 +65,30 @@ static inline void *checked_alloc(size_t n, size_t sz, int *failed)
     return p;
 }
 
+/* Frees each of the n blocks p[k]. */
+static inline void free_each(void *const p[], size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(p[k]);
+}
+
+/* The body arrays of any struct s that holds them under the API's own
+ * field names, as a list for an initializer (of void * for free_each). */
+#define TOOLKIT_BODY_ARRAYS(s)                                                                     \
+    (s)->kind, (s)->px, (s)->py, (s)->pz, (s)->qw, (s)->qx, (s)->qy, (s)->qz, (s)->sx, (s)->sy, \
+        (s)->sz, (s)->margin, (s)->hull
+
+/* The shape arrays of a body set, to be written (scene_random_shape). */
+typedef struct shape_columns {
+    uint8_t *kind;
+    float *sx, *sy, *sz, *margin;
+    uint32_t *hull;
+} shape_columns;
+
+/* The shape_columns of any struct s that holds them under the API's own
+ * field names. */
+#define TOOLKIT_SHAPE_COLUMNS(s) ((shape_columns){ (s)->kind, (s)->sx, (s)->sy, (s)->sz, (s)->margin, (s)->hull })
+
 /* A gjkb_bodies view of any struct s that holds the body arrays under the
  * API's own field names, with n bodies. */
 #define TOOLKIT_BODIES_VIEW(s, n)                                                                  \

@@ -51,11 +51,9 @@ void world_free(world *w)
 {
     if (!w)
         return;
-    void *arrays[] = { w->kind, w->flags, w->px, w->py, w->pz, w->qw, w->qx, w->qy, w->qz, w->sx, w->sy, w->sz,
-                       w->margin, w->hull, w->radius, w->vx, w->vy, w->vz, w->rot[0], w->rot[1], w->rot[2],
-                       w->rot[3], w->spin[0], w->spin[1], w->spin[2], w->spin[3] };
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
-        free(arrays[k]);
+    void *arrays[] = { TOOLKIT_BODY_ARRAYS(w), w->flags, w->radius, w->vx, w->vy, w->vz, w->rot[0], w->rot[1],
+                       w->rot[2], w->rot[3], w->spin[0], w->spin[1], w->spin[2], w->spin[3] };
+    free_each(arrays, sizeof arrays / sizeof arrays[0]);
     scene_free(&w->lib);
     memset(w, 0, sizeof *w);
 }
@@ -72,26 +70,7 @@ static void store_rotation(world *w, uint32_t i)
 /* Shape, pose and motion of body i. */
 static void make_body(world *w, uint64_t *state, uint32_t i)
 {
-    gjkb_kind kind = (gjkb_kind)rng_below(state, GJKB_KIND_COUNT);
-    double x = rng_uniform(state, 0.25, 1.0), y = rng_uniform(state, 0.25, 1.0), z = rng_uniform(state, 0.25, 1.0);
-    w->kind[i] = (uint8_t)kind;
-    w->sx[i] = (float)x;
-    w->sy[i] = kind == GJKB_BOX ? (float)y : 0.0f;
-    w->sz[i] = kind == GJKB_SPHERE || kind == GJKB_HULL ? 0.0f : (float)z;
-    w->hull[i] = kind == GJKB_HULL ? rng_below(state, SCENE_HULLS) : 0;
-    w->margin[i] = rng_below(state, 4) == 0 ? (float)rng_uniform(state, 0.02, 0.25) : 0.0f;
-
-    /* from the stored floats, so the scale matches what the library sees */
-    double fx = w->sx[i], fy = w->sy[i], fz = w->sz[i], r;
-    switch (kind) {
-    case GJKB_SPHERE: r = fx; break;
-    case GJKB_CAPSULE: r = fx + fz; break;
-    case GJKB_BOX: r = sqrt(fx * fx + fy * fy + fz * fz); break;
-    case GJKB_CYLINDER:
-    case GJKB_CONE: r = sqrt(fx * fx + fz * fz); break;
-    default: r = w->hull_radius[w->hull[i]]; break;
-    }
-    w->radius[i] = r + w->margin[i];
+    w->radius[i] = scene_random_shape(TOOLKIT_SHAPE_COLUMNS(w), i, state, w->hull_radius);
     if (w->radius[i] > w->max_radius)
         w->max_radius = w->radius[i];
 
