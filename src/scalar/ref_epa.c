@@ -396,21 +396,31 @@ static double inside_weight(const epa_poly *P, const epa_face *f, ref_vec p)
     return worst;
 }
 
-/* Faces coplanar with the nearest one (a flat face of D split into
- * triangles) share its distance; the origin projects into one of them,
- * which gives exact witnesses. */
-static int holding_face(const epa_poly *P, int f)
+/* Where the ray from the origin along n leaves the polytope, and through
+ * which face: the witnesses are that point's core points. Not simply the
+ * origin's projection into the nearest face: on a curved part of D, EPA's
+ * faces are needles whose neighbours lean off the nearest one by a few
+ * micro-radians at almost the same distance (and rounding may leave such
+ * an edge a hair reflex), so the projection can land outside the nearest
+ * face by a large part of its length; clamped weights there give core
+ * points that do not differ along n, and the witness on B lands off B.
+ * The ray along n, by contrast, crosses the closed polytope in exactly
+ * one face (or on an edge of two), with point and core points along n.
+ * Of the faces facing n, the one holding the ray's crossing deepest
+ * (largest smallest weight) wins: rounding cannot pick a wrong face. */
+static int exit_face(const epa_poly *P, ref_vec n, ref_vec *q)
 {
-    ref_vec p = scale(P->f[f].n, P->f[f].d);
-    int best = f;
-    double best_w = inside_weight(P, &P->f[f], p);
-    for (int g = 0; g < P->nf && best_w < 0.0; g++) {
+    int best = -1;
+    double best_w = -INFINITY;
+    for (int g = 0; g < P->nf; g++) {
         const epa_face *G = &P->f[g];
-        if (!G->live || dot(G->n, P->f[f].n) < 1.0 - 1e-12 || fabs(G->d - P->f[f].d) > EPA_GAP)
+        double c = dot(G->n, n);
+        if (!G->live || !(c > 0.0))
             continue;
-        double w = inside_weight(P, G, p);
+        ref_vec x = scale(n, G->d / c);
+        double w = inside_weight(P, G, x);
         if (w > best_w)
-            best_w = w, best = g;
+            best_w = w, best = g, *q = x;
     }
     return best;
 }
@@ -455,9 +465,10 @@ static epa_refined refine(const ref_pair *pr, ref_vec u, uint32_t budget, uint32
     return r;
 }
 
-/* The polytope's answer: from the nearest face (the one holding the
- * origin's projection) when the bounds met or nearly; else from the local
- * search, a limit when that did not settle either. */
+/* The polytope's answer: depth and normal from the nearest face, the
+ * witnesses where the ray along its normal leaves the polytope, when the
+ * bounds met or nearly; else from the local search, a limit when that did
+ * not settle either. */
 static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double upper, ref_vec best_n,
                             uint32_t it, uint32_t budget)
 {
@@ -467,11 +478,13 @@ static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double
     r.settled = r.gap <= REF_EPA_ACCEPT;
     r.searched = !r.settled;
     if (r.settled) {
-        const epa_face *H = &P->f[holding_face(P, f)];
+        ref_vec q = scale(F->n, F->d);
+        int g = exit_face(P, F->n, &q);
+        const epa_face *H = &P->f[g >= 0 ? g : f];
         ref_vertex tri[3] = { P->v[H->v[0]], P->v[H->v[1]], P->v[H->v[2]] };
         r.depth = F->d;
         r.n = F->n;
-        simplex_witness(tri, 3, scale(F->n, F->d), &r.pa, &r.pb);
+        simplex_witness(tri, 3, q, &r.pa, &r.pb);
     } else {
         epa_refined e = refine(pr, best_n, budget, &it);
         r.settled = e.settled;

@@ -23,6 +23,12 @@
  * much (solver units) and be snapped to it; beyond, the witnesses replace
  * it. */
 #define M_SNAP 1e-9
+/* Two nearly parallel segments count as touching along the stretch where
+ * their lines (in the plane perpendicular to n) are at most this far apart
+ * (solver units, relative to the pair's scale): a point there lifted onto
+ * each is off the other's surface by at most this, a tenth of the default
+ * touching band. */
+#define M_LATERAL 1e-7
 /* At most this many clipped points: two convex polygons of up to
  * REF_FEATURE_MAX vertices meet in at most twice that. */
 #define M_MAX_CANDS (2 * REF_FEATURE_MAX + 2)
@@ -195,9 +201,27 @@ static m_cand cand(double x, double y, uint16_t ka, uint16_t kb)
     return c;
 }
 
+/* The part [*lo, *hi] of A's line (parameter t, unit speed) where B's
+ * line, at signed lateral offset o0 over t0 and o1 over t1, stays within
+ * M_LATERAL of it: only there does a point of A's line lie over B's line,
+ * so that its lift onto B is the point of B along n. */
+static void near_stretch(double t0, double o0, double t1, double o1, double *lo, double *hi)
+{
+    double slope = t1 != t0 ? (o1 - o0) / (t1 - t0) : 0.0;
+    if (fabs(slope) * (*hi - *lo) <= M_EPS)
+        return; /* parallel within rounding: the offset is o0 throughout */
+    /* offset(t) = o0 + slope (t - t0) within [-M_LATERAL, M_LATERAL] */
+    double ta = t0 + (-M_LATERAL - o0) / slope, tb = t0 + (M_LATERAL - o0) / slope;
+    *lo = fmax(*lo, fmin(ta, tb));
+    *hi = fmin(*hi, fmax(ta, tb));
+}
+
 /* Two segments: their common stretch when parallel in the plane (the
  * ends, each the vertex of the segment it comes from against the other's
- * edge), else none (the witnesses stand for the crossing). */
+ * edge, or the two edges where the lines part), else none (the witnesses
+ * stand for the crossing). Nearly parallel lines part: the stretch ends
+ * where they are M_LATERAL apart, since a point of A's line farther from
+ * B's has no point of B along n (B's point would be off B). */
 static int clip_segments(const m_poly *a, const m_poly *b, m_cand *out)
 {
     double dx = a->x[1] - a->x[0], dy = a->y[1] - a->y[0], la = hypot(dx, dy);
@@ -205,15 +229,17 @@ static int clip_segments(const m_poly *a, const m_poly *b, m_cand *out)
     if (fabs(cross2(dx, dy, ex, ey)) > REF_FACE_SIN * la * lb)
         return 0;
     dx /= la, dy /= la;
-    double t0 = (b->x[0] - a->x[0]) * dx + (b->y[0] - a->y[0]) * dy;
-    double t1 = (b->x[1] - a->x[0]) * dx + (b->y[1] - a->y[0]) * dy;
+    double rx0 = b->x[0] - a->x[0], ry0 = b->y[0] - a->y[0], rx1 = b->x[1] - a->x[0], ry1 = b->y[1] - a->y[0];
+    double t0 = rx0 * dx + ry0 * dy, t1 = rx1 * dx + ry1 * dy;
     int bl = t0 <= t1 ? 0 : 1; /* B's end nearer A's start */
     double blo = fmin(t0, t1), bhi = fmax(t0, t1);
     double lo = fmax(0.0, blo), hi = fmin(la, bhi);
+    near_stretch(t0, cross2(dx, dy, rx0, ry0), t1, cross2(dx, dy, rx1, ry1), &lo, &hi);
     if (hi < lo)
         return 0;
-    uint16_t klo_a = lo == 0.0 ? vertex_key(a, 0) : a->key, klo_b = lo == 0.0 ? b->key : vertex_key(b, bl);
-    uint16_t khi_a = hi == la ? vertex_key(a, 1) : a->key, khi_b = hi == la ? b->key : vertex_key(b, 1 - bl);
+    /* an end is A's vertex, else B's vertex, else where the lines part */
+    uint16_t klo_a = lo == 0.0 ? vertex_key(a, 0) : a->key, klo_b = lo == 0.0 || lo != blo ? b->key : vertex_key(b, bl);
+    uint16_t khi_a = hi == la ? vertex_key(a, 1) : a->key, khi_b = hi == la || hi != bhi ? b->key : vertex_key(b, 1 - bl);
     out[0] = cand(a->x[0] + lo * dx, a->y[0] + lo * dy, klo_a, klo_b);
     if (hi - lo <= M_EPS)
         return 1;
