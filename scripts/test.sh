@@ -11,8 +11,9 @@
 # GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
 # the native build; the sanitizer run uses 100,000 and the qemu run 10,000 to
 # stay fast, and the qemu run checks 20,000 oracle pairs per kind pair instead
-# of 100,000: GJKB_ORACLE_PAIRS, and 200 pairs per isolation set instead of
-# 600: GJKB_ISOLATION_PAIRS).
+# of 100,000: GJKB_ORACLE_PAIRS, 200 pairs per isolation set instead of
+# 600: GJKB_ISOLATION_PAIRS; contact pairs per kind pair: GJKB_CONTACT_PAIRS,
+# 2,000 natively, 500 under the sanitizers, 300 under qemu).
 # SKIP_CROSS=1, SKIP_SANITIZE=1 or SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,8 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ASan + UBSan build"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGJKB_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$n" >/dev/null
-  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-100000} ctest --test-dir build-asan --output-on-failure -j"$n"
+  GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-100000} GJKB_CONTACT_PAIRS=${GJKB_CONTACT_PAIRS:-500} \
+    ctest --test-dir build-asan --output-on-failure -j"$n"
 fi
 
 if [ "${SKIP_CROSS:-0}" != 1 ]; then
@@ -53,7 +55,7 @@ if [ "${SKIP_CROSS:-0}" != 1 ]; then
     -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake >/dev/null
   cmake --build build-aarch64 -j"$n" >/dev/null
   GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-10000} GJKB_ORACLE_PAIRS=${GJKB_ORACLE_PAIRS:-20000} \
-    GJKB_ISOLATION_PAIRS=${GJKB_ISOLATION_PAIRS:-200} ctest --test-dir build-aarch64 --output-on-failure -j"$n"
+    GJKB_ISOLATION_PAIRS=${GJKB_ISOLATION_PAIRS:-200} GJKB_CONTACT_PAIRS=${GJKB_CONTACT_PAIRS:-300} ctest --test-dir build-aarch64 --output-on-failure -j"$n"
 fi
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   bash scripts/fuzz.sh 60
