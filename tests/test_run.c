@@ -174,9 +174,13 @@ static void test_run_contact_verified(void **state)
     int n = available_backends(b);
     static const char *const zero[] = { "distance mismatches:", "count mismatches:", "depth mismatches:",
                                         "normal mismatches:", "point mismatches:" };
+    /* under an emulator every backend's contacts cost the reference's
+     * time many times over: a smaller scene there */
+    const int small = emulator && *emulator;
+    const char *bodies = small ? "1000" : "2000", *frames = small ? "2" : "5";
     for (int i = 0; i < n; i++) {
         const char *name = gjkb_backend_name(b[i]);
-        char *out = run_ok((const char *const[]){ "run", "--bodies", "2000", "--frames", "5", "--verify", "--backend",
+        char *out = run_ok((const char *const[]){ "run", "--bodies", bodies, "--frames", frames, "--verify", "--backend",
                                                   name, "--mode", "contact", NULL });
         check_table(out, name, "1", "contact");
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; k++)
@@ -187,7 +191,7 @@ static void test_run_contact_verified(void **state)
             fail_msg("%s: %.1f contact points per frame for %.1f hits", name, points, hits);
         assert_true(value_of(out, "mean depth:") > 0.0);
         /* every overlapping pair of the checked pass was checked */
-        assert_true(value_of(out, "contacts checked:") >= 5 * hits - 0.5);
+        assert_true(value_of(out, "contacts checked:") >= atof(frames) * hits - 0.5);
         free(out);
         char *err = tool_output("stderr");
         assert_string_equal(err, "");
