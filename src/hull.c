@@ -100,10 +100,13 @@ static bool cloud_init(qh_cloud *c, const float *xyz, uint32_t n)
     double lo[3], hi[3];
     for (int k = 0; k < 3; k++)
         lo[k] = hi[k] = xyz[k];
+    /* Plain compares (the points are finite): GCC 12 for aarch64 crashes
+     * vectorizing this reduction written with fmin/fmax at -O3. */
     for (uint32_t i = 1; i < n; i++) /* bound: n */
         for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], (double)xyz[3 * (size_t)i + k]);
-            hi[k] = fmax(hi[k], (double)xyz[3 * (size_t)i + k]);
+            double v = xyz[3 * (size_t)i + k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
         }
     *c = (qh_cloud){ .xyz = xyz, .n = n };
     for (int k = 0; k < 3; k++) {
