@@ -7,6 +7,24 @@
 // the reference backend's hit query on the same pairs), iters (mean support
 // evaluations per pair), unresolved (limit or invalid statuses).
 //
+// Contact mode (BM_query/<workload>/contact/<backend>) asks for every
+// result and manifold array. Its counters compare each row with the
+// reference backend's contact answers on the same pairs (computed once
+// per workload, untimed): depth_bad (pairs outside the touching band whose
+// signed distance differs by more than 1e-5 of the pair's scale),
+// count_bad (contact counts differing), nan_normal (overlap status with a
+// non-unit normal), dropped (reference overlaps answered without overlap,
+// a finite depth and a contact), limit, contacts (mean points per pair).
+// Penetration peers (GJKB_PEERS): BM_ccd_gjk_pen, BM_ccd_mpr_pen,
+// BM_bullet_epa on every workload, BM_bullet_boxbox and BM_ode_boxbox on
+// box-box and box-rest, with depth_bad at 1e-5 and depth_bad_1e3 at 1e-3
+// of the scale, dropped and extra (contacts on pairs the reference
+// separates outside the band), and count_bad for the manifold peers.
+// Contact rows run GJKB_BENCH_CONTACT_REPS repetitions (default 1: every
+// backend answers contact mode through the double-precision reference for
+// now, about 1.5 s a call) on the first GJKB_BENCH_CONTACT_PAIRS pairs
+// (default all 65,536).
+//
 // Before the benchmarks a sanity pass checks the reference and each peer on
 // hand-made pairs with known answers, and compares every peer's verdicts
 // with the reference on every workload; --gjkb_no_sanity skips it.
@@ -51,7 +69,40 @@ namespace {
 
 const char *mode_name(gjkb_mode m)
 {
-    return m == GJKB_HIT ? "hit" : "distance";
+    return m == GJKB_HIT ? "hit" : m == GJKB_DISTANCE ? "distance" : "contact";
+}
+
+// A positive integer from the environment, at most hi; dflt when unset or
+// not a number in range.
+uint32_t env_count(const char *name, uint32_t dflt, uint32_t hi)
+{
+    const char *v = std::getenv(name);
+    char *end = nullptr;
+    unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
+    if (!v || end == v || *end != '\0' || n == 0 || n > hi)
+        return dflt;
+    return (uint32_t)n;
+}
+
+// Pairs per contact-mode call and repetitions of the contact rows.
+uint32_t contact_pairs()
+{
+    return env_count("GJKB_BENCH_CONTACT_PAIRS", BENCH_PAIRS, BENCH_PAIRS);
+}
+
+int contact_reps()
+{
+    return (int)env_count("GJKB_BENCH_CONTACT_REPS", 1, 1000);
+}
+
+// Depth tolerances, relative to the pair's scale: the for gjkbatch,
+// and a looser one that peers computing in float or with libccd's
+// absolute 1e-4 EPA tolerance can meet.
+const double depth_tol = 1e-5, peer_tol = 1e-3;
+
+bool is_box_workload(int w)
+{
+    return w == WL_BOX_BOX || w == WL_BOX_REST;
 }
 
 // One workload's data. Only one is kept at a time (benchmarks run in
@@ -64,10 +115,16 @@ struct Workload {
     bool have_ref = false;
     std::vector<uint8_t> hit;       // scratch verdicts of the last run
     std::vector<double> dist;       // scratch distances of peers
+    std::vector<double> scale;      // per pair, bench_pair_scales
+    bench_out ref_contact{};        // the reference's contact answers
+    bool have_ref_contact = false;
+    std::vector<double> pdepth;     // scratch of penetration peers
+    std::vector<uint8_t> pcount;
     gjkb_context *ctx[GJKB_BACKEND_COUNT] = {};
 #ifdef GJKB_PEERS
     bench_ccd *ccd = nullptr;
     bench_bullet *bullet = nullptr;
+    bench_ode *ode = nullptr;       // box workloads only
 #endif
 
     void release()
@@ -79,13 +136,18 @@ struct Workload {
 #ifdef GJKB_PEERS
         bench_ccd_free(ccd);
         bench_bullet_free(bullet);
+        bench_ode_free(ode);
         ccd = nullptr;
         bullet = nullptr;
+        ode = nullptr;
 #endif
         if (id >= 0) {
             bench_out_free(&out);
             bench_set_free(&set);
         }
+        if (have_ref_contact)
+            bench_out_free(&ref_contact);
+        have_ref_contact = false;
         ref_hit.clear();
         have_ref = false;
         id = -1;
@@ -113,6 +175,10 @@ struct Workload {
         id = w;
         hit.assign(set.pair_count, 0);
         dist.assign(set.pair_count, 0.0);
+        scale.assign(set.pair_count, 0.0);
+        bench_pair_scales(&set, scale.data());
+        pdepth.assign(set.pair_count, 0.0);
+        pcount.assign(set.pair_count, 0);
         ref_hit.assign(set.pair_count, 0);
         gjkb_context *ref = gjkb_backend_available(GJKB_BACKEND_REFERENCE)
                                 ? context(GJKB_BACKEND_REFERENCE) : nullptr;
@@ -123,11 +189,35 @@ struct Workload {
 #ifdef GJKB_PEERS
         ccd = bench_ccd_prepare(&set);
         bullet = bench_bullet_prepare(&set);
-        if (!ccd || !bullet) {
+        if (is_box_workload(w))
+            ode = bench_ode_prepare(&set);
+        if (!ccd || !bullet || (is_box_workload(w) && !ode)) {
             release();
             return false;
         }
 #endif
+        return true;
+    }
+
+    // The reference's contact answers on the first contact_pairs() pairs,
+    // computed once (untimed) for the contact rows to be compared with.
+    bool ensure_ref_contact()
+    {
+        if (have_ref_contact)
+            return true;
+        gjkb_context *ref = gjkb_backend_available(GJKB_BACKEND_REFERENCE)
+                                ? context(GJKB_BACKEND_REFERENCE) : nullptr;
+        if (!ref || bench_out_alloc(&ref_contact, set.pair_count) != 0)
+            return false;
+        auto t0 = std::chrono::steady_clock::now();
+        if (bench_run_first(ref, &set, GJKB_CONTACT, contact_pairs(), &ref_contact) != GJKB_OK) {
+            bench_out_free(&ref_contact);
+            return false;
+        }
+        double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "contact: %s: reference answers for %u pairs in %.2f s\n",
+                     bench_workload_name(id), contact_pairs(), sec);
+        have_ref_contact = true;
         return true;
     }
 
@@ -175,6 +265,47 @@ void bm_query(benchmark::State &state, int w, gjkb_backend backend, gjkb_mode mo
         state.counters["lane_util"] = (double)st.lane_steps / ((double)st.bundle_steps * st.width);
 }
 
+// The agreement counters every contact row reports.
+void contact_counters(benchmark::State &state, const bench_contact_check &c)
+{
+    state.counters["depth_bad"] = c.depth_bad;
+    state.counters["dropped"] = c.dropped;
+    state.counters["extra"] = c.extra;
+    state.counters["contacts"] = c.compared ? (double)c.points / c.compared : 0.0;
+    state.counters["pairs"] = c.compared;
+}
+
+void bm_contact(benchmark::State &state, int w, gjkb_backend backend)
+{
+    if (!g_wl.load(w)) {
+        state.SkipWithError("out of memory building the workload");
+        return;
+    }
+    gjkb_context *ctx = g_wl.context(backend);
+    if (!ctx || !g_wl.ensure_ref_contact()) {
+        state.SkipWithError("no context or no reference contact answers");
+        return;
+    }
+    const uint32_t n = contact_pairs();
+    gjkb_error err = GJKB_OK;
+    for (auto _ : state) {
+        err = bench_run_first(ctx, &g_wl.set, GJKB_CONTACT, n, &g_wl.out);
+        if (err != GJKB_OK) {
+            state.SkipWithError(gjkb_last_error(ctx));
+            return;
+        }
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * (int64_t)n);
+    bench_contact_check c;
+    bench_contact_compare(&g_wl.out, &g_wl.ref_contact, g_wl.scale.data(), n, depth_tol, &c);
+    contact_counters(state, c);
+    state.counters["count_bad"] = c.count_bad;
+    state.counters["nan_normal"] = c.nan_normal;
+    state.counters["limit"] = c.limit;
+    state.counters["iters"] = bench_mean_iterations_first(&g_wl.out, n);
+}
+
 #ifdef GJKB_PEERS
 enum Peer { CCD_GJK, CCD_MPR, BULLET_GJK };
 const char *const peer_names[] = { "ccd_gjk", "ccd_mpr", "bullet_gjk" };
@@ -203,6 +334,55 @@ void bm_peer(benchmark::State &state, int w, Peer peer)
     state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
     state.counters["hits"] = hits;
     state.counters["mismatch"] = g_wl.mismatches();
+}
+
+// Penetration peers. The manifold ones (box-box only) give several points.
+enum PenPeer { CCD_GJK_PEN, CCD_MPR_PEN, BULLET_EPA, BULLET_BOXBOX, ODE_BOXBOX };
+const char *const pen_names[] = { "ccd_gjk_pen", "ccd_mpr_pen", "bullet_epa", "bullet_boxbox", "ode_boxbox" };
+
+bool pen_is_manifold(PenPeer p)
+{
+    return p == BULLET_BOXBOX || p == ODE_BOXBOX;
+}
+
+uint32_t run_pen(Workload &wl, PenPeer peer, uint32_t n)
+{
+    double *d = wl.pdepth.data();
+    uint8_t *c = wl.pcount.data();
+    switch (peer) {
+    case CCD_GJK_PEN: return bench_ccd_gjk_pen(wl.ccd, n, d, c);
+    case CCD_MPR_PEN: return bench_ccd_mpr_pen(wl.ccd, n, d, c);
+    case BULLET_EPA: return bench_bullet_epa(wl.bullet, n, d, c);
+    case BULLET_BOXBOX: return bench_bullet_boxbox(wl.bullet, n, d, c);
+    default: return bench_ode_boxbox(wl.ode, n, d, c);
+    }
+}
+
+void bm_peer_contact(benchmark::State &state, int w, PenPeer peer)
+{
+    if (!g_wl.load(w) || !g_wl.ensure_ref_contact()) {
+        state.SkipWithError("out of memory or no reference contact answers");
+        return;
+    }
+    const uint32_t n = contact_pairs();
+    uint32_t hits = 0;
+    for (auto _ : state) {
+        hits = run_pen(g_wl, peer, n);
+        benchmark::DoNotOptimize(hits);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * (int64_t)n);
+    const bool manifold = pen_is_manifold(peer);
+    bench_contact_check c, loose;
+    bench_peer_compare(&g_wl.ref_contact, g_wl.scale.data(), n, g_wl.pdepth.data(), g_wl.pcount.data(),
+                       manifold, depth_tol, &c);
+    bench_peer_compare(&g_wl.ref_contact, g_wl.scale.data(), n, g_wl.pdepth.data(), g_wl.pcount.data(),
+                       manifold, peer_tol, &loose);
+    contact_counters(state, c);
+    state.counters["hits"] = hits;
+    state.counters["depth_bad_1e3"] = loose.depth_bad;
+    if (manifold)
+        state.counters["count_bad"] = c.count_bad;
 }
 #endif
 
@@ -738,6 +918,34 @@ void sanity_workloads()
     g_wl.release();
 }
 
+// Contact rows of one workload: every backend, then the penetration peers
+// that can express it. Registered after the workload's hit and distance
+// rows so that one workload's data serves them all.
+void register_contact(int w)
+{
+    const std::string wl = bench_workload_name(w);
+    const int reps = contact_reps();
+    for (int b = GJKB_BACKEND_REFERENCE; b <= GJKB_BACKEND_NEON; b++) {
+        gjkb_backend be = (gjkb_backend)b;
+        if (!gjkb_backend_available(be))
+            continue;
+        std::string name = "BM_query/" + wl + "/contact/" + gjkb_backend_name(be);
+        benchmark::RegisterBenchmark(name.c_str(), [w, be](benchmark::State &st) {
+            bm_contact(st, w, be);
+        })->Unit(benchmark::kMillisecond)->Repetitions(reps);
+    }
+#ifdef GJKB_PEERS
+    for (PenPeer p : { CCD_GJK_PEN, CCD_MPR_PEN, BULLET_EPA, BULLET_BOXBOX, ODE_BOXBOX }) {
+        if (pen_is_manifold(p) && !is_box_workload(w))
+            continue;
+        std::string name = std::string("BM_") + pen_names[p] + "/" + wl;
+        benchmark::RegisterBenchmark(name.c_str(), [w, p](benchmark::State &st) {
+            bm_peer_contact(st, w, p);
+        })->Unit(benchmark::kMillisecond)->Repetitions(reps);
+    }
+#endif
+}
+
 void register_all()
 {
     std::string backends;
@@ -764,13 +972,16 @@ void register_all()
             })->Unit(benchmark::kMillisecond);
         }
 #endif
+        register_contact(w);
     }
     register_broad();
     benchmark::AddCustomContext("gjkb_backends", backends);
     benchmark::AddCustomContext("gjkb_pairs_per_batch", std::to_string(BENCH_PAIRS));
 #ifdef GJKB_PEERS
-    benchmark::AddCustomContext("gjkb_peers", "libccd,bullet");
+    benchmark::AddCustomContext("gjkb_peers", "libccd,bullet,ode");
 #endif
+    benchmark::AddCustomContext("gjkb_contact_pairs", std::to_string(contact_pairs()));
+    benchmark::AddCustomContext("gjkb_contact_repetitions", std::to_string(contact_reps()));
 }
 
 } // namespace

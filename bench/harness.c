@@ -164,7 +164,25 @@ void bench_out_free(bench_out *o)
     free(o->bx); free(o->by); free(o->bz);
     free(o->nx); free(o->ny); free(o->nz);
     free(o->iterations);
+    free(o->contacts);
+    free(o->cax); free(o->cay); free(o->caz);
+    free(o->cbx); free(o->cby); free(o->cbz);
+    free(o->csep);
+    free(o->cfeature);
     memset(o, 0, sizeof *o);
+}
+
+/* The manifold arrays, GJKB_MAX_CONTACTS slots per pair. 0 or -1. */
+static int bench_out_alloc_manifold(bench_out *o)
+{
+    size_t slots = (size_t)o->count * GJKB_MAX_CONTACTS, nd = slots * sizeof(double);
+    o->contacts = bench_alloc(o->count);
+    o->cax = bench_alloc(nd); o->cay = bench_alloc(nd); o->caz = bench_alloc(nd);
+    o->cbx = bench_alloc(nd); o->cby = bench_alloc(nd); o->cbz = bench_alloc(nd);
+    o->csep = bench_alloc(nd);
+    o->cfeature = bench_alloc(slots * sizeof(uint32_t));
+    return o->contacts && o->cax && o->cay && o->caz && o->cbx && o->cby && o->cbz && o->csep &&
+                   o->cfeature ? 0 : -1;
 }
 
 int bench_out_alloc(bench_out *o, uint32_t count)
@@ -179,26 +197,40 @@ int bench_out_alloc(bench_out *o, uint32_t count)
     o->nx = bench_alloc(nd); o->ny = bench_alloc(nd); o->nz = bench_alloc(nd);
     o->iterations = bench_alloc((size_t)count * sizeof(uint32_t));
     if (!o->status || !o->distance || !o->ax || !o->ay || !o->az || !o->bx || !o->by ||
-        !o->bz || !o->nx || !o->ny || !o->nz || !o->iterations) {
+        !o->bz || !o->nx || !o->ny || !o->nz || !o->iterations || bench_out_alloc_manifold(o) != 0) {
         bench_out_free(o);
         return -1;
     }
     return 0;
 }
 
-gjkb_error bench_run(gjkb_context *ctx, const bench_set *s, gjkb_mode mode, bench_out *o)
+gjkb_error bench_run_first(gjkb_context *ctx, const bench_set *s, gjkb_mode mode, uint32_t pairs,
+                           bench_out *o)
 {
     gjkb_query q = { .mode = mode };
     gjkb_results r = { .status = o->status, .iterations = o->iterations };
-    if (o->count < s->pair_count)
+    gjkb_pairs first = { .count = pairs, .a = s->pa, .b = s->pb };
+    if (pairs > s->pair_count || o->count < pairs)
         return GJKB_ERR_ARGUMENT;
-    if (mode == GJKB_DISTANCE) {
+    if (mode != GJKB_HIT) {
         r.distance = o->distance;
         r.ax = o->ax; r.ay = o->ay; r.az = o->az;
         r.bx = o->bx; r.by = o->by; r.bz = o->bz;
         r.nx = o->nx; r.ny = o->ny; r.nz = o->nz;
     }
-    return gjkb_query_batch(ctx, &s->bodies, &s->pairs, &q, &r);
+    if (mode == GJKB_CONTACT)
+        r.manifold = (gjkb_manifolds){
+            .count = o->contacts,
+            .ax = o->cax, .ay = o->cay, .az = o->caz,
+            .bx = o->cbx, .by = o->cby, .bz = o->cbz,
+            .separation = o->csep, .feature = o->cfeature,
+        };
+    return gjkb_query_batch(ctx, &s->bodies, &first, &q, &r);
+}
+
+gjkb_error bench_run(gjkb_context *ctx, const bench_set *s, gjkb_mode mode, bench_out *o)
+{
+    return bench_run_first(ctx, s, mode, s->pair_count, o);
 }
 
 uint32_t bench_verdicts(const bench_out *o, uint8_t *hit)
@@ -219,12 +251,18 @@ uint32_t bench_unresolved(const bench_out *o)
     return n;
 }
 
-double bench_mean_iterations(const bench_out *o)
+double bench_mean_iterations_first(const bench_out *o, uint32_t n)
 {
     double sum = 0;
-    for (uint32_t i = 0; i < o->count; i++)
+    n = n < o->count ? n : o->count;
+    for (uint32_t i = 0; i < n; i++)
         sum += o->iterations[i];
-    return o->count ? sum / o->count : 0.0;
+    return n ? sum / n : 0.0;
+}
+
+double bench_mean_iterations(const bench_out *o)
+{
+    return bench_mean_iterations_first(o, o->count);
 }
 
 uint32_t bench_mismatches(const uint8_t *a, const uint8_t *b, uint32_t n)
@@ -233,6 +271,93 @@ uint32_t bench_mismatches(const uint8_t *a, const uint8_t *b, uint32_t n)
     for (uint32_t i = 0; i < n; i++)
         m += (a[i] != 0) != (b[i] != 0);
     return m;
+}
+
+/* ---- contact mode: agreement with the reference ------------------------- */
+
+/* A body's bounding radius from the float sizes gjkbatch gets (no margins:
+ * the sets have none). */
+static double bench_body_radius(const bench_set *s, uint32_t i)
+{
+    double x = s->sx[i], y = s->sy[i], z = s->sz[i], m = 0;
+    switch (s->kind[i]) {
+    case GJKB_SPHERE: return x;
+    case GJKB_CAPSULE: return x + z;
+    case GJKB_BOX: return sqrt(x * x + y * y + z * z);
+    case GJKB_CYLINDER: case GJKB_CONE: return sqrt(x * x + z * z);
+    default: break;
+    }
+    const float *p = s->hull_xyz[s->hull[i]];
+    for (uint32_t k = 0; k < s->hull_n[s->hull[i]]; k++) {
+        double d = sqrt((double)p[3 * k] * p[3 * k] + (double)p[3 * k + 1] * p[3 * k + 1] +
+                        (double)p[3 * k + 2] * p[3 * k + 2]);
+        m = d > m ? d : m;
+    }
+    return m;
+}
+
+void bench_pair_scales(const bench_set *s, double *scale)
+{
+    for (uint32_t i = 0; i < s->pair_count; i++)
+        scale[i] = bench_body_radius(s, s->pa[i]) + bench_body_radius(s, s->pb[i]);
+}
+
+/* Where the reference's answer is not within the touching band: its depth
+ * (or gap) is then a number to compare, and its verdict not a coin toss. */
+static int bench_outside_band(const bench_out *ref, const double *scale, uint32_t i)
+{
+    return (ref->status[i] == GJKB_OVERLAP || ref->status[i] == GJKB_SEPARATED) &&
+           fabs(ref->distance[i]) > GJKB_DEFAULT_TOLERANCE * scale[i];
+}
+
+static int bench_unit_normal(const bench_out *o, uint32_t i)
+{
+    double len2 = o->nx[i] * o->nx[i] + o->ny[i] * o->ny[i] + o->nz[i] * o->nz[i];
+    return isfinite(len2) && fabs(len2 - 1.0) <= 1e-9;
+}
+
+void bench_contact_compare(const bench_out *o, const bench_out *ref, const double *scale, uint32_t n,
+                           double tol, bench_contact_check *c)
+{
+    memset(c, 0, sizeof *c);
+    c->compared = n;
+    for (uint32_t i = 0; i < n; i++) {
+        int overlap = o->status[i] == GJKB_OVERLAP;
+        c->points += o->contacts[i];
+        c->limit += o->status[i] == GJKB_LIMIT;
+        c->count_bad += o->contacts[i] != ref->contacts[i];
+        c->nan_normal += overlap && !bench_unit_normal(o, i);
+        if (ref->status[i] == GJKB_OVERLAP)
+            c->dropped += !overlap || o->contacts[i] == 0 || !isfinite(o->distance[i]);
+        if (!bench_outside_band(ref, scale, i))
+            continue;
+        c->extra += ref->status[i] == GJKB_SEPARATED && o->contacts[i] > 0;
+        if (o->status[i] == GJKB_OVERLAP || o->status[i] == GJKB_SEPARATED)
+            c->depth_bad += !(fabs(o->distance[i] - ref->distance[i]) <= tol * scale[i]);
+    }
+}
+
+void bench_peer_compare(const bench_out *ref, const double *scale, uint32_t n, const double *depth,
+                        const uint8_t *count, int manifold, double tol, bench_contact_check *c)
+{
+    memset(c, 0, sizeof *c);
+    c->compared = n;
+    for (uint32_t i = 0; i < n; i++) {
+        c->points += count[i];
+        if (!bench_outside_band(ref, scale, i))
+            continue;
+        if (ref->status[i] == GJKB_SEPARATED) {
+            c->extra += count[i] > 0;
+            continue;
+        }
+        if (count[i] == 0) {
+            c->dropped++;
+            continue;
+        }
+        /* the reference's distance is minus the depth */
+        c->depth_bad += !(fabs(depth[i] + ref->distance[i]) <= tol * scale[i]);
+        c->count_bad += manifold && count[i] != ref->contacts[i];
+    }
 }
 
 /* ---- hand-made pairs with known answers -------------------------------- */

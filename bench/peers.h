@@ -1,9 +1,15 @@
 /* peers.h - other GJK implementations answering a bench_set's pairs:
- * libccd (peers_ccd.c) and Bullet (peers_bullet.cpp). Each prepares its own
- * shape objects once, outside any timed loop, from the set's float-rounded
- * geometry; each run writes a 0/1 overlap verdict per pair and returns the
+ * libccd (peers_ccd.c), Bullet (peers_bullet.cpp) and, for box-box
+ * manifolds, ODE (peers_ode.c). Each prepares its own shape objects once,
+ * outside any timed loop, from the set's float-rounded geometry; each
+ * intersection run writes a 0/1 overlap verdict per pair and returns the
  * number of overlaps. Bullet's broadphases on a broad_harness scene's boxes
- * are at the end (peers_bullet_broad.cpp). */
+ * are at the end (peers_bullet_broad.cpp).
+ *
+ * Penetration runs (contact mode's peers) answer the set's first n pairs:
+ * depth[i] gets the peer's penetration depth (>= 0) and count[i] its
+ * contact points (the EPA and MPR solvers give one point: 1 when they
+ * report penetration, else 0); they return the penetrating pairs. */
 #ifndef GJKB_BENCH_PEERS_H
 #define GJKB_BENCH_PEERS_H
 
@@ -22,6 +28,9 @@ void bench_ccd_free(bench_ccd *p);
 /* ccdGJKIntersect / ccdMPRIntersect on every pair. */
 uint32_t bench_ccd_gjk(const bench_ccd *p, uint8_t *hit);
 uint32_t bench_ccd_mpr(const bench_ccd *p, uint8_t *hit);
+/* ccdGJKPenetration (GJK then EPA) / ccdMPRPenetration. */
+uint32_t bench_ccd_gjk_pen(const bench_ccd *p, uint32_t n, double *depth, uint8_t *count);
+uint32_t bench_ccd_mpr_pen(const bench_ccd *p, uint32_t n, double *depth, uint8_t *count);
 
 typedef struct bench_bullet bench_bullet;
 
@@ -31,6 +40,18 @@ void bench_bullet_free(bench_bullet *p);
  * every pair. dist may be NULL; else it gets Bullet's distance for separated
  * pairs and 0 for overlapping ones. */
 uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double *dist);
+/* btGjkEpaSolver2::Penetration on every pair. */
+uint32_t bench_bullet_epa(const bench_bullet *p, uint32_t n, double *depth, uint8_t *count);
+/* btBoxBoxDetector (up to 4 points) on box-box pairs; other pairs get
+ * count 0. */
+uint32_t bench_bullet_boxbox(const bench_bullet *p, uint32_t n, double *depth, uint8_t *count);
+
+/* ODE's dCollide on box-box pairs (up to 4 points; other pairs count 0). */
+typedef struct bench_ode bench_ode;
+
+bench_ode *bench_ode_prepare(const bench_set *s);
+void bench_ode_free(bench_ode *p);
+uint32_t bench_ode_boxbox(const bench_ode *p, uint32_t n, double *depth, uint8_t *count);
 
 /* ---- broadphases ---- */
 typedef struct bench_bullet_broad bench_bullet_broad;

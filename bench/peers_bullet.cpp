@@ -1,4 +1,5 @@
-// peers_bullet.cpp - Bullet's btGjkPairDetector on a bench_set.
+// peers_bullet.cpp - Bullet's btGjkPairDetector, btGjkEpaSolver2 and
+// btBoxBoxDetector on a bench_set.
 //
 // Margins: Bullet runs GJK on a shape's core and adds its collision margin
 // afterwards. A sphere is a point core plus its radius as margin and a
@@ -14,9 +15,16 @@
 // tiny positive distance). Bullet has no boolean-only GJK entry point
 // (btGjkPairDetector in Bullet 3 runs an intersection pass and then always
 // the distance GJK), so it is benchmarked for distance only.
+//
+// Penetration: btGjkEpaSolver2::Penetration (GJK, then EPA) with margins,
+// which makes a sphere or capsule its full rounded self; box-box manifolds:
+// btBoxBoxDetector, the ODE-derived clipper Bullet's box-box algorithm
+// runs, at most 4 points.
 #include "peers.h"
 
 #include <btBulletCollisionCommon.h>
+#include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpa2.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
 #include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
@@ -36,6 +44,7 @@ struct bench_bullet {
     std::vector<const btConvexShape *> shape;           // per body
     std::vector<btScalar> margin;                       // per body
     std::vector<btTransform> xf;                        // per body
+    std::vector<uint8_t> kind;                          // per body, gjkb_kind
 };
 
 static btConvexShape *bullet_shape(const bench_set *s, uint32_t i,
@@ -81,6 +90,7 @@ extern "C" bench_bullet *bench_bullet_prepare(const bench_set *s)
         p->shape.resize(s->body_count);
         p->xf.resize(s->body_count);
         p->margin.resize(s->body_count);
+        p->kind.assign(s->kind, s->kind + s->body_count);
         for (uint32_t i = 0; i < s->body_count; i++) {
             btConvexShape *sh = bullet_shape(s, i, hulls);
             if (s->kind[i] != GJKB_HULL)
@@ -121,6 +131,62 @@ extern "C" uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double
         hits += h;
         if (dist)
             dist[i] = h ? 0.0 : (double)out.m_distance;
+    }
+    return hits;
+}
+
+extern "C" uint32_t bench_bullet_epa(const bench_bullet *p, uint32_t n, double *depth, uint8_t *count)
+{
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < n && i < p->pair_count; i++) {
+        uint32_t a = p->pa[i], b = p->pb[i];
+        btGjkEpaSolver2::sResults r;
+        // the guess Bullet's own btGjkEpaPenetrationDepthSolver passes
+        btVector3 guess = p->xf[b].getOrigin() - p->xf[a].getOrigin();
+        bool h = btGjkEpaSolver2::Penetration(p->shape[a], p->xf[a], p->shape[b], p->xf[b], guess, r);
+        depth[i] = h ? -(double)r.distance : 0.0;   // distance is minus the depth
+        count[i] = h;
+        hits += h;
+    }
+    return hits;
+}
+
+namespace {
+// Counts btBoxBoxDetector's points and keeps the deepest. Bullet passes
+// each point's depth negated (negative: penetrating).
+struct DeepestCollector : btDiscreteCollisionDetectorInterface::Result {
+    int points = 0;
+    double deepest = 0;
+    void setShapeIdentifiersA(int, int) override {}
+    void setShapeIdentifiersB(int, int) override {}
+    void addContactPoint(const btVector3 &, const btVector3 &, btScalar d) override
+    {
+        if (points == 0 || -(double)d > deepest)
+            deepest = -(double)d;
+        points++;
+    }
+};
+} // namespace
+
+extern "C" uint32_t bench_bullet_boxbox(const bench_bullet *p, uint32_t n, double *depth, uint8_t *count)
+{
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < n && i < p->pair_count; i++) {
+        uint32_t a = p->pa[i], b = p->pb[i];
+        depth[i] = 0;
+        count[i] = 0;
+        if (p->kind[a] != GJKB_BOX || p->kind[b] != GJKB_BOX)
+            continue;
+        btBoxBoxDetector det(static_cast<const btBoxShape *>(p->shape[a]),
+                             static_cast<const btBoxShape *>(p->shape[b]));
+        btDiscreteCollisionDetectorInterface::ClosestPointInput in;
+        DeepestCollector out;
+        in.m_transformA = p->xf[a];
+        in.m_transformB = p->xf[b];
+        det.getClosestPoints(in, out, nullptr);
+        depth[i] = out.deepest;
+        count[i] = (uint8_t)out.points;
+        hits += out.points > 0;
     }
     return hits;
 }

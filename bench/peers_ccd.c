@@ -1,4 +1,5 @@
-/* peers_ccd.c - libccd's GJK and MPR intersection tests on a bench_set.
+/* peers_ccd.c - libccd's GJK and MPR intersection and penetration on a
+ * bench_set.
  * libccd brings no shapes: the support functions below are ours, in double,
  * on the same float-rounded sizes, quaternions and hull points gjkbatch
  * gets. */
@@ -178,4 +179,34 @@ uint32_t bench_ccd_mpr(const bench_ccd *p, uint8_t *hit)
         hits += (uint32_t)h;
     }
     return hits;
+}
+
+/* libccd's own tolerances (mpr_tolerance, epa_tolerance: 1e-4, absolute)
+ * are kept: they are what its users get, and they bound its depth error. */
+typedef int (*ccd_pen_fn)(const void *, const void *, const ccd_t *, ccd_real_t *, ccd_vec3_t *,
+                          ccd_vec3_t *);
+
+static uint32_t ccd_pen_run(const bench_ccd *p, const ccd_t *c, ccd_pen_fn fn, uint32_t n, double *depth,
+                            uint8_t *count)
+{
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < n && i < p->pair_count; i++) {
+        ccd_real_t d = 0;
+        ccd_vec3_t dir, pos;
+        int h = fn(&p->bodies[p->pa[i]], &p->bodies[p->pb[i]], c, &d, &dir, &pos) == 0;
+        depth[i] = h ? (double)d : 0.0;
+        count[i] = (uint8_t)h;
+        hits += (uint32_t)h;
+    }
+    return hits;
+}
+
+uint32_t bench_ccd_gjk_pen(const bench_ccd *p, uint32_t n, double *depth, uint8_t *count)
+{
+    return ccd_pen_run(p, &p->gjk, ccdGJKPenetration, n, depth, count);
+}
+
+uint32_t bench_ccd_mpr_pen(const bench_ccd *p, uint32_t n, double *depth, uint8_t *count)
+{
+    return ccd_pen_run(p, &p->mpr, ccdMPRPenetration, n, depth, count);
 }

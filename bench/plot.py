@@ -3,7 +3,10 @@
 <same name>.png (pairs/s per workload, grouped by implementation, log scale,
 drawn by gnuplot) and <same name>.md (Markdown tables: Mpairs/s, speed-ups
 against the reference, scalar and libccd GJK columns of the same run, and
-verdict agreement). Broadphase results (BM_broad, BM_bullet_dbvt,
+verdict agreement). Contact mode (BM_query/<workload>/contact/<backend>
+and the penetration peers) gets its own panel and section: Mpairs/s,
+speed-ups, mean contact points and agreement with the reference's contact
+answers. Broadphase results (BM_broad, BM_bullet_dbvt,
 BM_bullet_sweep3) go to <same name>-broad.png (time per call per scene,
 log scale) and a Broadphase section at the end of the .md.
 
@@ -26,12 +29,21 @@ PEERS = {  # benchmark family -> (column label, query it answers)
     "BM_ccd_gjk": ("libccd GJK", "hit"),
     "BM_ccd_mpr": ("libccd MPR", "hit"),
     "BM_bullet_gjk": ("Bullet GJK", "distance"),
+    "BM_ccd_gjk_pen": ("libccd GJK-EPA", "contact"),
+    "BM_ccd_mpr_pen": ("libccd MPR pen", "contact"),
+    "BM_bullet_epa": ("Bullet GJK-EPA", "contact"),
+    "BM_bullet_boxbox": ("Bullet box-box", "contact"),
+    "BM_ode_boxbox": ("ODE box-box", "contact"),
 }
+QUERIES = ("hit", "distance", "contact")
+# Peers whose contact counts are compared (they build manifolds).
+MANIFOLD_PEERS = ("Bullet box-box", "ODE box-box")
 # One colour per implementation, the same in both panels.
 COLOURS = {
     "reference": "#7f7f7f", "scalar": "#8c564b", "sse4": "#1f77b4", "avx2": "#ff7f0e",
     "avx512": "#d62728", "neon": "#2ca02c", "libccd GJK": "#9467bd", "libccd MPR": "#c5b0d5",
-    "Bullet GJK": "#17becf",
+    "Bullet GJK": "#17becf", "libccd GJK-EPA": "#9467bd", "libccd MPR pen": "#c5b0d5",
+    "Bullet GJK-EPA": "#17becf", "Bullet box-box": "#9edae5", "ODE box-box": "#bcbd22",
 }
 CCD = "libccd GJK"
 BULLET = "Bullet GJK"
@@ -48,8 +60,10 @@ HISTOGRAM_STYLE = [
 
 
 def parse_name(run_name):
-    """(workload, column label, query, backend or None), or None if unknown."""
-    parts = run_name.split("/")
+    """(workload, column label, query, backend or None), or None if unknown.
+    Google Benchmark's suffixes for a benchmark's own settings (repeats:1 on
+    the contact rows) are dropped."""
+    parts = [p for p in run_name.split("/") if not p.startswith(("repeats:", "iterations:"))]
     if parts[0] == "BM_query" and len(parts) == 4:
         _, wl, query, backend = parts
         return wl, f"{query}/{backend}", query, backend
@@ -101,6 +115,7 @@ def load(path):
             "mismatch": b.get("mismatch"),
             "iters": b.get("iters"),
             "lane_util": b.get("lane_util"),
+            **{k: b.get(k) for k in CONTACT_COUNTERS},
             "query": query,
             "backend": backend,
         }
@@ -109,6 +124,10 @@ def load(path):
         if label not in columns:
             columns.append(label)
     return data.get("context", {}), order, columns, rows
+
+
+CONTACT_COUNTERS = ("depth_bad", "depth_bad_1e3", "count_bad", "nan_normal", "dropped", "extra", "limit",
+                    "contacts", "pairs")
 
 
 def ordered(columns, query):
@@ -173,40 +192,38 @@ def header(name, context):
     return out
 
 
-def markdown(name, context, workloads, columns, rows):
-    out = header(name, context)
-    out += ["Throughput of one whole `gjkb_query_batch` call (validation, packing, kernel, scatter) over "
-            "the batch, in millions of pairs per second, median of the repetitions, one core. "
-            "libccd answers the hit query (GJK and MPR intersection tests), Bullet the distance query "
-            "(btGjkPairDetector, no penetration solver), on the same pairs. Speed-ups compare columns "
-            "of this one run.", ""]
+def query_section(rows, workloads, columns, query):
+    """(Markdown lines, columns) of one query's throughput and speed-ups."""
+    own, peers = ordered(columns, query)
+    cols = own + peers
+    if not cols:
+        return [], []
+    out = [f"## {query.capitalize()} query", "", "### Mpairs/s", ""]
+    out += table(["workload"] + cols, [[wl] + [fmt(mpairs(rows, wl, c)) for c in cols] for wl in workloads])
+    out += [""]
+    ref, scalar = f"{query}/reference", f"{query}/scalar"
+    if own and ref in columns:
+        out += ratio_table(rows, workloads, [c for c in cols if c != ref], lambda c: ref, "vs reference")
+    if own and scalar in columns:
+        out += ratio_table(rows, workloads, [c for c in cols if c != scalar], lambda c: scalar, "vs scalar")
+    if query != "contact" and CCD in columns:
+        out += ratio_table(rows, workloads, [c for c in cols if c != CCD], lambda c: CCD,
+                           "vs libccd GJK (intersection test)")
+    if query == "distance" and BULLET in columns and own:
+        out += ratio_table(rows, workloads, own, lambda c: BULLET, "vs Bullet GJK")
+    for peer in ("libccd GJK-EPA", "Bullet GJK-EPA"):
+        if query == "contact" and peer in columns and own:
+            out += ratio_table(rows, workloads, own, lambda c, p=peer: p, f"vs {peer}")
+    return out, cols
 
-    all_cols = []
-    for query in ("hit", "distance"):
-        own, peers = ordered(columns, query)
-        cols = own + peers
-        if not cols:
-            continue
-        all_cols += cols
-        out += [f"## {query.capitalize()} query", "", "### Mpairs/s", ""]
-        out += table(["workload"] + cols, [[wl] + [fmt(mpairs(rows, wl, c)) for c in cols] for wl in workloads])
-        out += [""]
-        ref, scalar = f"{query}/reference", f"{query}/scalar"
-        if own and ref in columns:
-            out += ratio_table(rows, workloads, [c for c in cols if c != ref], lambda c: ref, "vs reference")
-        if own and scalar in columns:
-            out += ratio_table(rows, workloads, [c for c in cols if c != scalar], lambda c: scalar, "vs scalar")
-        if CCD in columns:
-            out += ratio_table(rows, workloads, [c for c in cols if c != CCD], lambda c: CCD,
-                               "vs libccd GJK (intersection test)")
-        if query == "distance" and BULLET in columns and own:
-            out += ratio_table(rows, workloads, own, lambda c: BULLET, "vs Bullet GJK")
 
-    out += ["## Agreement", "",
-            "Overlapping pairs by the reference backend's hit query, and for every other column the "
-            "number of pairs whose verdict differs from it (near-touching pairs may differ within "
-            "each implementation's tolerance; Bullet computes in float).", ""]
-    others = [c for c in all_cols if c != "hit/reference"]
+def verdict_agreement(rows, workloads, cols):
+    """Hit verdicts of every hit and distance column against the reference's."""
+    out = ["## Agreement", "",
+           "Overlapping pairs by the reference backend's hit query, and for every other column the "
+           "number of pairs whose verdict differs from it (near-touching pairs may differ within "
+           "each implementation's tolerance; Bullet computes in float).", ""]
+    others = [c for c in cols if c != "hit/reference"]
     lines = []
     for wl in workloads:
         ref = rows.get((wl, "hit/reference"))
@@ -216,7 +233,71 @@ def markdown(name, context, workloads, columns, rows):
             m = r["mismatch"] if r else None
             cells.append(f"{m:.0f}" if m is not None and m >= 0 else "–")
         lines.append(cells)
-    out += table(["workload", "reference hits"] + others, lines) + [""]
+    return out + table(["workload", "reference hits"] + others, lines) + [""]
+
+
+def counter_cells(rows, workloads, cols, keys):
+    """Workload x column cells joining the counters keys with ' / '."""
+    def cell(r):
+        if not r or any(r.get(k) is None for k in keys):
+            return "–"
+        return " / ".join(f"{r[k]:.0f}" for k in keys)
+    return [[wl] + [cell(rows.get((wl, c))) for c in cols] for wl in workloads]
+
+
+def contact_agreement(rows, workloads, columns):
+    """Contact rows against the reference's contact answers."""
+    own, peers = ordered(columns, "contact")
+    out = []
+    if own:
+        out += ["## Contact agreement", "",
+                "Each cell: depth_bad / count_bad / nan_normal / dropped / limit, against the reference "
+                "backend's contact answers on the same pairs. depth_bad: pairs outside the touching band "
+                "whose signed distance differs by more than 1e-5 of the pair's scale; count_bad: contact "
+                "counts differing; nan_normal: overlap status with a non-unit normal; dropped: pairs the "
+                "reference calls overlapping answered without overlap, a finite depth and a contact.", ""]
+        keys = ("depth_bad", "count_bad", "nan_normal", "dropped", "limit")
+        out += table(["workload"] + own, counter_cells(rows, workloads, own, keys)) + [""]
+    if peers:
+        out += ["### Penetration peers against the reference", "",
+                "Each cell: depth_bad at 1e-5 / at 1e-3 of the scale / count_bad (manifold peers; "
+                "– for the one-point solvers) / dropped / extra (contacts on pairs the reference "
+                "separates), on pairs outside the touching band.", ""]
+        lines = []
+        for wl in workloads:
+            cells = [wl]
+            for c in peers:
+                r = rows.get((wl, c))
+                if not r or r.get("depth_bad") is None:
+                    cells.append("–")
+                    continue
+                cb = f"{r['count_bad']:.0f}" if r.get("count_bad") is not None else "–"
+                cells.append(f"{r['depth_bad']:.0f} / {r['depth_bad_1e3']:.0f} / {cb} / "
+                             f"{r['dropped']:.0f} / {r['extra']:.0f}")
+            lines.append(cells)
+        out += table(["workload"] + peers, lines) + [""]
+    if own or peers:
+        out += figure_table(rows, workloads, own + peers, "contacts", "{:.2f}", "Mean contact points per pair")
+    return out
+
+
+def markdown(name, context, workloads, columns, rows):
+    out = header(name, context)
+    out += ["Throughput of one whole `gjkb_query_batch` call (validation, packing, kernel, scatter) over "
+            "the batch, in millions of pairs per second, median of the repetitions, one core. "
+            "libccd answers the hit query (GJK and MPR intersection tests), Bullet the distance query "
+            "(btGjkPairDetector, no penetration solver), on the same pairs. Contact mode asks for every "
+            "result and manifold array; its peers are libccd's and Bullet's penetration solvers and the "
+            "box-box manifolds of Bullet and ODE. Speed-ups compare columns of this one run.", ""]
+    all_cols = []
+    for query in QUERIES:
+        lines, cols = query_section(rows, workloads, columns, query)
+        out += lines
+        all_cols += cols
+    verdict_cols = [c for c in all_cols if rows_query(rows, c) != "contact"]
+    if verdict_cols:
+        out += verdict_agreement(rows, workloads, verdict_cols)
+    out += contact_agreement(rows, workloads, columns)
 
     iter_cols = [c for c in all_cols if "/" in c]
     if iter_cols:
@@ -226,6 +307,14 @@ def markdown(name, context, workloads, columns, rows):
         out += figure_table(rows, workloads, util_cols, "lane_util", "{:.0%}",
                             "Lane utilization (active lanes per lane slot of the kernel's bundle steps)")
     return "\n".join(out)
+
+
+def rows_query(rows, label):
+    """The query a column answers."""
+    for (_, lab), r in rows.items():
+        if lab == label:
+            return r["query"]
+    return None
 
 
 def figure_table(rows, workloads, cols, field, form, title):
@@ -246,7 +335,7 @@ def gnuplot_chart(png, name, workloads, columns, rows):
         print("plot.py: gnuplot not found, no chart", file=sys.stderr)
         return False
     panels = []
-    for query in ("hit", "distance"):
+    for query in QUERIES:
         own, peers = ordered(columns, query)
         cols = own + peers
         if cols:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh - builds the benchmark (Release, with the libccd and Bullet peers)
+# run.sh - builds the benchmark (Release, with the libccd, Bullet and ODE peers)
 # in build-bench/, runs it pinned to one core with 5 repetitions (medians
 # reported), and writes bench/results/<machine>-<date>.json, .png and .md
 # (with -broad.png for the broadphase). The broadphase part takes about six
@@ -7,6 +7,14 @@
 #
 #   bench/run.sh                                  # the full run
 #   bench/run.sh --benchmark_min_time=0.1 --benchmark_filter=box-box
+#
+# Contact-mode rows (BM_query/<workload>/contact/<backend> and the
+# penetration peers: libccd, Bullet, ODE) run once each, not 5 times:
+# every backend answers contact mode through the double-precision reference
+# for now. GJKB_BENCH_CONTACT_REPS=n sets their repetitions and
+# GJKB_BENCH_CONTACT_PAIRS=n shrinks their calls to the first n pairs.
+#
+#   bench/run.sh --benchmark_filter='contact|_pen|epa|boxbox'   # contact rows only
 #
 # Arguments go to the benchmark binary after the defaults, so they can
 # override them. GJKB_BENCH_NAME=name replaces <machine>-<date>. Run as root

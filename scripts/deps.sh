@@ -9,7 +9,7 @@ cross=0
 for job in "$@"; do
   case "$job" in
     build) ;;
-    bench) pkgs+=(g++ libbenchmark-dev libccd-dev libbullet-dev gnuplot-nox python3 util-linux) ;;
+    bench) pkgs+=(g++ libbenchmark-dev libccd-dev libbullet-dev libode-dev gnuplot-nox python3 util-linux) ;;
     cross) pkgs+=(gcc-aarch64-linux-gnu qemu-user libc6-dev-arm64-cross libcmocka-dev:arm64); cross=1 ;;
     # libFuzzer and the sanitizer runtimes for clang 14 are in libclang-rt-14-dev
     # (only recommended by clang); llvm-14 has the symbolizer for readable reports.
