@@ -2,6 +2,7 @@
  * their defaults, the checks the batch and pair calls share, and one
  * pair's answer written to the caller's arrays. */
 #include "query.h"
+#include "scalar/ref_geom.h"
 #include "shape.h"
 
 #include <math.h>
@@ -114,19 +115,5 @@ void gjkb__store_manifold(const gjkb_results *r, uint32_t i, const gjkb_result *
 
 gjkb_result gjkb__invalid_result(void)
 {
-    gjkb_result r;
-    r.status = GJKB_INVALID;
-    r.iterations = 0;
-    r.distance = NAN;
-    for (int k = 0; k < 3; k++)
-        r.a[k] = r.b[k] = r.n[k] = NAN;
-    r.contact_count = 0;
-    for (int i = 0; i < GJKB_MAX_CONTACTS; i++) {
-        gjkb_contact *c = &r.contacts[i];
-        for (int k = 0; k < 3; k++)
-            c->a[k] = c->b[k] = NAN;
-        c->separation = NAN;
-        c->feature = 0;
-    }
-    return r;
+    return gjkb__ref_nan_result(GJKB_INVALID, 0, NAN);
 }
