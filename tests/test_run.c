@@ -97,9 +97,11 @@ static int cli_teardown(void **state)
 
 /* ---- the runs --------------------------------------------------------------- */
 
-/* The table of a verified run: every stage, the counts, a clean
- * verification; returns the candidate pairs per frame. */
-static double check_table(const char *out, const char *backend, const char *threads, const char *mode)
+/* The table of a verified run of `bodies` bodies and `frames` frames:
+ * every stage, the counts, a clean verification; returns the candidate
+ * pairs per frame. */
+static double check_table(const char *out, const char *backend, const char *threads, const char *mode, double bodies,
+                          double frames)
 {
     static const char *const rows[] = { "\n  bounds ", "\n  sort ", "\n  sweep ", "\n  narrowphase ",
                                         "\n  frame (gjkb_step) ", "\ntime per frame (ms) " };
@@ -113,10 +115,10 @@ static double check_table(const char *out, const char *backend, const char *thre
     assert_non_null(strstr(out, want));
     snprintf(want, sizeof want, "\nmode:                    %s\n", mode);
     assert_non_null(strstr(out, want));
-    assert_true(value_of(out, "bodies:") == 2000);
-    assert_true(value_of(out, "frames:") == 5);
+    assert_true(value_of(out, "bodies:") == bodies);
+    assert_true(value_of(out, "frames:") == frames);
     assert_true(value_of(out, "status mismatches:") == 0);
-    assert_true(fabs(value_of(out, "pairs verified:") - 5 * value_of(out, "candidate pairs/frame:")) < 0.5);
+    assert_true(fabs(value_of(out, "pairs verified:") - frames * value_of(out, "candidate pairs/frame:")) < 0.5);
     assert_non_null(strstr(out, "\nverification:            ok\n"));
     /* the default density: at least two candidate pairs per body */
     double per_body = value_of(out, "pairs per body:");
@@ -146,7 +148,7 @@ static void test_run_verified(void **state)
             char *out = run_ok((const char *const[]){ "run", "--bodies", "2000", "--frames", "5", "--verify",
                                                       "--backend", name, "--mode", mode, "--threads", nthreads,
                                                       NULL });
-            double p = check_table(out, name, nthreads, mode);
+            double p = check_table(out, name, nthreads, mode, 2000, 5);
             if (variant == 1)
                 assert_true(value_of(out, "distance mismatches:") == 0);
             if (pairs < 0.0)
@@ -182,7 +184,7 @@ static void test_run_contact_verified(void **state)
         const char *name = gjkb_backend_name(b[i]);
         char *out = run_ok((const char *const[]){ "run", "--bodies", bodies, "--frames", frames, "--verify", "--backend",
                                                   name, "--mode", "contact", NULL });
-        check_table(out, name, "1", "contact");
+        check_table(out, name, "1", "contact", atof(bodies), atof(frames));
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; k++)
             if (value_of(out, zero[k]) != 0)
                 fail_msg("%s: %s not 0:\n%s", name, zero[k], out);
