@@ -263,7 +263,7 @@ typedef struct qh_hull {
     uint32_t nf, cap, free_list;
     uint32_t *next;                        /* per point: next in its face's outside list */
     uint32_t *hat, *hstamp;                /* per point: horizon edge starting there, in step hstamp */
-    uint32_t *todo, ntodo, todo_cap;       /* faces that may have outside points */
+    uint32_t *pending, npending, pending_cap;       /* faces that may have outside points */
     uint32_t *vis, nvis, vis_cap;          /* this step's visible faces */
     uint32_t *hor, nhor, hor_cap;          /* horizon edges: a, b, outside face, new face */
     uint32_t *ring, ring_cap;              /* horizon edges in cycle order */
@@ -310,11 +310,11 @@ static void assign(qh_hull *h, uint32_t p, const uint32_t *fs, uint32_t m)
     }
 }
 
-static bool todo_push(qh_hull *h, uint32_t f)
+static bool pending_push(qh_hull *h, uint32_t f)
 {
-    if (!qh_grow(&h->todo, &h->todo_cap, h->ntodo + 1, sizeof *h->todo))
+    if (!qh_grow(&h->pending, &h->pending_cap, h->npending + 1, sizeof *h->pending))
         return false;
-    h->todo[h->ntodo++] = f;
+    h->pending[h->npending++] = f;
     return true;
 }
 
@@ -352,7 +352,7 @@ static bool start(qh_hull *h, qh_base b)
         if (i != p[0] && i != p[1] && i != p[2] && i != p[3])
             assign(h, i, fs, 4);
     for (int k = 0; k < 4; k++)
-        if (h->f[fs[k]].out != QH_NONE && !todo_push(h, fs[k]))
+        if (h->f[fs[k]].out != QH_NONE && !pending_push(h, fs[k]))
             return false;
     return true;
 }
@@ -463,7 +463,7 @@ static bool reassign(qh_hull *h, uint32_t p)
         h->free_list = h->vis[i];
     }
     for (uint32_t i = 0; i < h->nhor; i++)
-        if (h->f[h->ring[i]].out != QH_NONE && !todo_push(h, h->ring[i]))
+        if (h->f[h->ring[i]].out != QH_NONE && !pending_push(h, h->ring[i]))
             return false;
     return true;
 }
@@ -489,7 +489,7 @@ static void hull_free(qh_hull *h)
     free(h->next);
     free(h->hat);
     free(h->hstamp);
-    free(h->todo);
+    free(h->pending);
     free(h->vis);
     free(h->hor);
     free(h->ring);
@@ -508,8 +508,8 @@ static int quickhull(qh_hull *h, const qh_cloud *c, qh_base b)
         return 1;
     /* bound: each step takes one point off every list for good (<= n
      * steps); each pop is a face pushed once when it was made */
-    while (h->ntodo > 0) {
-        uint32_t f = h->todo[--h->ntodo];
+    while (h->npending > 0) {
+        uint32_t f = h->pending[--h->npending];
         if (!h->f[f].alive || h->f[f].out == QH_NONE)
             continue;
         int r = add_point(h, f);
