@@ -385,18 +385,25 @@ static size_t snapshot(const cset *c, unsigned char **out)
     return bytes;
 }
 
+/* An eighth of n_pairs() random pairs of every kind pair (hulls
+ * included), seeds from `seed` on, tmax as random_pairs takes it. */
+static void every_kind_pair(cset *c, uint32_t seed, double tmax)
+{
+    uint32_t per = n_pairs() / 8;
+    memset(c, 0, sizeof *c);
+    for (int ka = 0; ka < GJKB_KIND_COUNT; ka++)
+        for (int kb = 0; kb < GJKB_KIND_COUNT; kb++)
+            random_pairs(c, (gjkb_kind)ka, (gjkb_kind)kb, per, seed + 6 * (uint32_t)ka + (uint32_t)kb, tmax);
+}
+
 /* Every kind pair (hulls included) on the reference: the invariants, no
  * limit, no NaN; and every backend's outputs equal in bits (they all run the
  * reference for contacts now; the wide kernel must keep it so). */
 static void test_all_kinds(void **state)
 {
     (void)state;
-    uint32_t per = n_pairs() / 8;
     cset c;
-    memset(&c, 0, sizeof c);
-    for (int ka = 0; ka < GJKB_KIND_COUNT; ka++)
-        for (int kb = 0; kb < GJKB_KIND_COUNT; kb++)
-            random_pairs(&c, (gjkb_kind)ka, (gjkb_kind)kb, per, 100 + 6 * ka + kb, 0.8);
+    every_kind_pair(&c, 100, 0.8);
     gjkb_query q = contact_query(0.0);
     gjkb_context *ref = context_on(GJKB_BACKEND_REFERENCE);
     assert_int_equal(cset_run(ref, &c, &q), GJKB_OK);
@@ -870,12 +877,8 @@ static void test_speculative(void **state)
 static void test_hit_agrees(void **state)
 {
     (void)state;
-    uint32_t per = n_pairs() / 8;
     cset c;
-    memset(&c, 0, sizeof c);
-    for (int ka = 0; ka < GJKB_KIND_COUNT; ka++)
-        for (int kb = 0; kb < GJKB_KIND_COUNT; kb++)
-            random_pairs(&c, (gjkb_kind)ka, (gjkb_kind)kb, per, 500 + 6 * ka + kb, 1.1);
+    every_kind_pair(&c, 500, 1.1);
     uint32_t n = c.t.np;
     gjkb_query q = contact_query(0.0);
     gjkb_context *ref = context_on(GJKB_BACKEND_REFERENCE);
