@@ -724,7 +724,9 @@ static int face_loops(const qh_cloud *c, qh_tris *t, qh_loops *out)
             if (mark[b] != f || ((e = at[b]) == lo) != (m + 1 == hi - lo))
                 break;
         }
-        r = m != hi - lo ? 2 : !loops_add(out, loop, m) ? 1 : 0;
+        /* no boundary at all (the merge closed the face on itself: a cloud
+         * flat within the tolerance but not in exact arithmetic) is no disk */
+        r = m != hi - lo || m < 3 ? 2 : !loops_add(out, loop, m) ? 1 : 0;
         if (r == 0 && !loop_convex(c, loop, m, c->tol))
             bad[f] = 1, nbad++;
     }

@@ -211,6 +211,27 @@ static gjkb__hull_topology build_checked(const cloud *c)
     return t;
 }
 
+/* Points 1e-6 of the extent apart against one 6.7e5 away (pair-file
+ * fuzzer): flat within the merge tolerance, solid in exact arithmetic.
+ * The merge closed one face over the whole hull, a face with no boundary,
+ * and its empty loop took a zero offset on a NULL array (UBSan). Such a
+ * face is no disk: the triangles stay unmerged. */
+static void test_merge_closes_face(void **state)
+{
+    (void)state;
+    cloud c = cloud_new(6);
+    cloud_set(&c, 0, -0.0660, 0, 0);
+    cloud_set(&c, 1, 1, 0, 0);
+    cloud_set(&c, 2, 666665, 1, 0);
+    cloud_set(&c, 3, 0, 66, 4e-324);
+    cloud_set(&c, 4, -0.5, 0.5, -0.5);
+    cloud_set(&c, 5, 0.5, 0.0, 0.75);
+    gjkb__hull_topology t = build_checked(&c);
+    assert_true(t.face_count >= 4);
+    gjkb__hull_topology_free(&t);
+    free(c.xyz);
+}
+
 /* ---- known hulls ------------------------------------------------------------- */
 
 /* Cube corners after interior, face-centre and edge-midpoint points. */
@@ -703,7 +724,7 @@ int main(void)
         cmocka_unit_test(test_near_duplicates), cmocka_unit_test(test_tetrahedron),
         cmocka_unit_test(test_random_sphere), cmocka_unit_test(test_random_box),
         cmocka_unit_test(test_random_gauss),  cmocka_unit_test(test_lattice),
-        cmocka_unit_test(test_prism),
+        cmocka_unit_test(test_prism),         cmocka_unit_test(test_merge_closes_face),
         cmocka_unit_test(test_oracle_sizes),
         cmocka_unit_test(test_point),         cmocka_unit_test(test_segment),
         cmocka_unit_test(test_flat),          cmocka_unit_test(test_flat_exact),
