@@ -385,6 +385,17 @@ static size_t snapshot(const cset *c, unsigned char **out)
     return bytes;
 }
 
+/* A context on backend running `threads` threads, or NULL where this
+ * build cannot run that many. */
+static gjkb_context *context_threads(gjkb_backend backend, int threads)
+{
+    gjkb_context *ctx = context_on(backend);
+    if (gjkb_set_threads(ctx, threads) == GJKB_OK)
+        return ctx;
+    gjkb_destroy(ctx);
+    return NULL;
+}
+
 /* An eighth of n_pairs() random pairs of every kind pair (hulls
  * included), seeds from `seed` on, tmax as random_pairs takes it. */
 static void every_kind_pair(cset *c, uint32_t seed, double tmax)
@@ -419,11 +430,9 @@ static void test_all_kinds(void **state)
     gjkb_destroy(ref);
     FOR_EACH_BACKEND(backend) {
         for (int threads = 1; threads <= 2; threads++) {
-            gjkb_context *ctx = context_on(backend);
-            if (gjkb_set_threads(ctx, threads) != GJKB_OK) {
-                gjkb_destroy(ctx);
+            gjkb_context *ctx = context_threads(backend, threads);
+            if (!ctx)
                 continue;
-            }
             assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
             unsigned char *got = NULL;
             assert_int_equal(snapshot(&c, &got), bytes);
@@ -980,11 +989,9 @@ static void test_step(void **state)
     gjkb_query q = contact_query(0.0);
     FOR_EACH_BACKEND(backend) {
         for (int threads = 1; threads <= 2; threads++) {
-            gjkb_context *ctx = context_on(backend);
-            if (gjkb_set_threads(ctx, threads) != GJKB_OK) {
-                gjkb_destroy(ctx);
+            gjkb_context *ctx = context_threads(backend, threads);
+            if (!ctx)
                 continue;
-            }
             gjkb_frame f;
             assert_int_equal(gjkb_step(ctx, &bodies, NULL, &q, &f), GJKB_OK);
             assert_true(f.pairs.count > 50);
