@@ -1,10 +1,8 @@
 /* narrowphase.c - the one entry to the narrowphase, for gjkb_query_batch
  * and gjkb_step alike: checked arguments in, the context's backend picked
  * here. The reference backend answers one pair at a time in double; every
- * other backend runs the wide pipeline. Contact mode runs the reference on
- * every backend for now (the wide kernels have no penetration yet), over
- * the context's threads on the wide backends: each pair's answer depends
- * on that pair alone, so the bits do not depend on the thread count. */
+ * other backend runs the wide pipeline, in every mode (the pairs the wide
+ * kernels cannot settle come back to the reference per pair there). */
 #include "narrowphase.h"
 #include "pipeline.h"
 #include "query.h"
@@ -37,24 +35,15 @@ static void reference_one(const gjkb_context *ctx, const gjkb_bodies *bodies, co
         gjkb__store_manifold(results, i, &res);
 }
 
-/* The reference's loop over the batch, on `threads` threads. */
+/* The reference's loop over the batch. */
 static gjkb_error reference_batch(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
-                                  const gjkb__params *p, const gjkb_query *warm, gjkb_results *results,
-                                  int threads)
+                                  const gjkb__params *p, const gjkb_query *warm, gjkb_results *results)
 {
     gjkb_error e = gjkb__check_pairs(ctx, bodies, pairs);
     if (e != GJKB_OK)
         return e;
-    if (threads > 1) {
-        int64_t n = pairs->count;
-        (void)n;
-        GJKB_OMP(omp parallel for num_threads(threads) schedule(dynamic, 64))
-        for (int64_t i = 0; i < n; i++)
-            reference_one(ctx, bodies, pairs, p, warm, results, (uint32_t)i);
-    } else {
-        for (uint32_t i = 0; i < pairs->count; i++)
-            reference_one(ctx, bodies, pairs, p, warm, results, i);
-    }
+    for (uint32_t i = 0; i < pairs->count; i++)
+        reference_one(ctx, bodies, pairs, p, warm, results, i);
     ctx->message[0] = '\0';
     return GJKB_OK;
 }
@@ -68,8 +57,6 @@ gjkb_error gjkb__narrowphase(gjkb_context *ctx, const gjkb_bodies *bodies, const
         return GJKB_OK;
     }
     if (ctx->backend == GJKB_BACKEND_REFERENCE)
-        return reference_batch(ctx, bodies, pairs, p, warm, results, 1);
-    if (p->mode == GJKB_CONTACT)
-        return reference_batch(ctx, bodies, pairs, p, warm, results, gjkb__threads(ctx));
+        return reference_batch(ctx, bodies, pairs, p, warm, results);
     return gjkb__pipeline(ctx, bodies, pairs, p, warm, info, results);
 }

@@ -53,15 +53,23 @@ _Static_assert(sizeof(int32_t) == sizeof(float), "the lane inputs are slices of 
  * inputs, and its key byte. */
 #define PAIR_SCRATCH_BYTES ((3 + LANE_INPUTS) * sizeof(uint32_t) + sizeof(uint8_t))
 
-/* The lane arrays of gjkb__lanes, all 4-byte elements, in one list. */
+/* The lane arrays of gjkb__lanes, all 4-byte elements, in one list: the
+ * answer's, then the manifold's count, points and keys. */
 static void **lane_array(gjkb__lanes *l, int i)
 {
     void **fields[] = {
         (void **)&l->status, (void **)&l->iterations, (void **)&l->dist,
         (void **)&l->ax, (void **)&l->ay, (void **)&l->az, (void **)&l->bx, (void **)&l->by, (void **)&l->bz,
-        (void **)&l->nx, (void **)&l->ny, (void **)&l->nz,
+        (void **)&l->nx, (void **)&l->ny, (void **)&l->nz, (void **)&l->mcount,
     };
-    return i < (int)(sizeof fields / sizeof fields[0]) ? fields[i] : NULL;
+    enum { ANSWER = sizeof fields / sizeof fields[0], POINTS = GJKB_MAX_CONTACTS * GJKB_K_POINT_FIELDS };
+    if (i < ANSWER)
+        return fields[i];
+    i -= ANSWER;
+    if (i < POINTS)
+        return (void **)&l->mpt[i / GJKB_K_POINT_FIELDS][i % GJKB_K_POINT_FIELDS];
+    i -= POINTS;
+    return i < GJKB_MAX_CONTACTS ? (void **)&l->mkey[i] : NULL;
 }
 
 /* One aligned block behind a chunk's lane arrays, with the thread's step
@@ -443,6 +451,35 @@ static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         for (int k = 0; k < 3; k++)
             r.a[k] = r.b[k] = r.n[k] = NAN;
     gjkb__store_result(out, i, &r);
+    if (p->mode == GJKB_CONTACT)
+        gjkb__store_manifold(out, i, &r);
+}
+
+/* A chunk's manifolds to their pairs (contact mode): points back to world
+ * positions, unused slots NaN (feature 0), as gjkb__store_manifold. */
+static void scatter_manifold(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                             const gjkb_pairs *pr, gjkb_results *out)
+{
+    const gjkb_manifolds *m = &out->manifold;
+    if (!m->count)
+        return;
+    double *const to[GJKB_K_POINT_FIELDS] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
+    const double *const base[3] = { bd->px, bd->py, bd->pz };
+    for (uint32_t j = 0; j < lanes; j++) {
+        const uint32_t i = idx[j], count = (uint32_t)l->mcount[j];
+        m->count[i] = (uint8_t)count;
+        for (uint32_t s = 0; s < GJKB_MAX_CONTACTS; s++) {
+            size_t at = (size_t)i * GJKB_MAX_CONTACTS + s;
+            for (int f = 0; f < GJKB_K_POINT_FIELDS; f++) {
+                if (!to[f])
+                    continue;
+                double v = l->mpt[s][f][j];
+                to[f][at] = s >= count ? NAN : f < 6 ? base[f % 3][pr->a[i]] + v : v;
+            }
+            if (m->feature)
+                m->feature[at] = s < count ? (uint32_t)l->mkey[s][j] : 0u;
+        }
+    }
 }
 
 /* A chunk's lane results to their pairs, field by field. Hit mode has no
@@ -503,6 +540,8 @@ static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb
     cw.lane_dz = s->ldz + first;
     k->run(&cw, idx, lanes, l);
     scatter(l, idx, lanes, bodies, pairs, p, results);
+    if (p->mode == GJKB_CONTACT)
+        scatter_manifold(l, idx, lanes, bodies, pairs, results);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE)
             scatter_refined(ctx, bodies, pairs, idx[j], p, w, results);
@@ -556,7 +595,8 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         .hx = points ? ctx->hx : &zero_f, .hy = points ? ctx->hy : &zero_f, .hz = points ? ctx->hz : &zero_f,
         .tolerance = (float)p->tolerance,
         .max_distance = (float)p->max_distance,
-        .distance_mode = p->mode == GJKB_DISTANCE,
+        .distance_mode = p->mode != GJKB_HIT,
+        .contact = p->mode == GJKB_CONTACT,
         .max_iterations = p->max_iterations,
         .within_from = ctx->hull_within_from,
         .records = records,

@@ -22,6 +22,8 @@
  *   closest.inl  the closest-point loop (Gilbert, Johnson, Keerthi 1988)
  *   light.inl    the light loop: triple-product directions, no weights
  *   lanes.inl    the lane scheduler: passes, pauses, queues, hand-overs
+ *   contact_box.inl, manifold_box.inl  two boxes' depth and manifold
+ *   contact.inl  contact mode: closed forms, the rest through the loops
  *   records.inl  per-body records
  * A query is a table of loop descriptors below (docs/extending.md). */
 
@@ -77,6 +79,9 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 #include "kernel/closest.inl"
 #include "kernel/light.inl"
 #include "kernel/lanes.inl"
+#include "kernel/contact_box.inl"
+#include "kernel/manifold_box.inl"
+#include "kernel/contact.inl"
 #include "kernel/records.inl"
 
 /* ---- the queries: their loops, in the scheduler's terms --------------- */
@@ -132,11 +137,19 @@ __attribute__((noinline)) static void run_distance(const gjkb__world *w, const u
     ls_run(w, order, count, l, k_distance_loops);
 }
 
+__attribute__((noinline)) static void run_contact(const gjkb__world *w, const uint32_t *order, uint32_t count,
+                                                  const gjkb__lanes *l)
+{
+    ct_run(w, order, count, l, k_distance_loops);
+}
+
 /* The exported entry: the pairs order[0, count) of a chunk. */
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
 void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
 {
-    if (w->distance_mode)
+    if (w->contact)
+        run_contact(w, order, count, l);
+    else if (w->distance_mode)
         run_distance(w, order, count, l);
     else
         run_hit(w, order, count, l);

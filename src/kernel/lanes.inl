@@ -200,15 +200,17 @@ static GJKB_INLINE void ls_hand_on(const gjkb__world *w, const uint32_t *order, 
     *a = q;
 }
 
-/* The queued lanes *a of loops[0] (one pass in) to the end, then the lanes
- * each loop handed on through the next, up to three loops deep. Written
+/* The queued lanes *a of loops[0] (one pass in, or fresh: none) to the
+ * end, then the lanes each loop handed on through the next, up to three
+ * loops deep. Written
  * out, not as a loop over the chain, so that every descriptor is a
  * constant where it is used (the queue's row counts unroll). */
 static GJKB_INLINE void ls_drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                 const loop_desc *loops, lane_queue *a, lane_queue *b, lane_queue *hand)
+                                 const loop_desc *loops, lane_queue *a, lane_queue *b, lane_queue *hand,
+                                 const int fresh)
 {
     const loop_desc *d0 = &loops[0];
-    ls_drain_loop(w, order, l, d0, a, b, hand, d0->cap, 0, 0);
+    ls_drain_loop(w, order, l, d0, a, b, hand, fresh ? 0 : d0->cap, 0, fresh);
     if (d0->next >= 0 && hand->n > 0) {
         const loop_desc *d1 = &loops[d0->next];
         ls_hand_on(w, order, l, d0, d1, &a, b, &hand);
@@ -235,7 +237,7 @@ static GJKB_INLINE void ls_run(const gjkb__world *w, const uint32_t *order, uint
         ls_push(&q[0], spill, bits, NULL, (uint32_t)o, d->rows);
         ls_push(&q[2], hand_spill, handed, NULL, (uint32_t)o, d->hand_rows);
         if ((q[0].n > 0 || q[2].n > 0) && (q[0].n + q[2].n + GJKB_W > LS_QCAP || o + GJKB_W >= count)) {
-            ls_drain(w, order, l, loops, &q[0], &q[1], &q[2]);
+            ls_drain(w, order, l, loops, &q[0], &q[1], &q[2], 0);
             q[0].n = q[2].n = 0;
         }
     }

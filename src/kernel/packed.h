@@ -11,6 +11,8 @@
 #ifndef GJKB_PACKED_H
 #define GJKB_PACKED_H
 
+#include "gjkbatch.h"
+
 #include <stdint.h>
 
 #define GJKB_PACK_ALIGN 16   /* lanes: the widest kernel */
@@ -25,6 +27,9 @@ typedef struct gjkb__counts {
     uint64_t bundle_steps, lane_steps;
 } gjkb__counts;
 
+/* A contact point's float fields in the lane arrays: a, b, separation. */
+enum { GJKB_K_POINT_FIELDS = 7 };
+
 /* Per-lane output arrays of one chunk, and its thread's step counts. */
 typedef struct gjkb__lanes {
     int32_t *status, *iterations;
@@ -32,6 +37,12 @@ typedef struct gjkb__lanes {
     float *ax, *ay, *az;        /* witness on A minus A's position, world */
     float *bx, *by, *bz;        /* witness on B minus A's position, world */
     float *nx, *ny, *nz;        /* unit axis from A to B, world */
+    /* Contact mode: the manifold's point count, and per slot k A's point and
+     * B's point (minus A's position, world), their separation, and the
+     * feature key (gjkb_manifolds). */
+    int32_t *mcount;
+    float *mpt[GJKB_MAX_CONTACTS][GJKB_K_POINT_FIELDS];
+    int32_t *mkey[GJKB_MAX_CONTACTS];
     gjkb__counts *counts;
 } gjkb__lanes;
 
@@ -50,7 +61,8 @@ typedef struct gjkb__world {
     const float *hull_radius;   /* NaN for an invalid hull */
     const float *hx, *hy, *hz;  /* all hull points (at least GJKB_PACK_ALIGN, padded) */
     float tolerance, max_distance;
-    int distance_mode;
+    int distance_mode;          /* distance or contact mode: witnesses and axis */
+    int contact;                /* contact mode */
     uint32_t max_iterations;
     int within_from;            /* hull support: within-hull vectorized for bundles whose
                                    longest hull has at least this many points, else

@@ -1,0 +1,195 @@
+/* contact.inl - contact mode: depth, normal and manifold per lane.
+ *
+ * Two boxes without margins are answered in closed form: the
+ * separating-axis test (contact_box.inl) gives an overlapping pair's depth
+ * and normal, the face clipping (manifold_box.inl) its manifold. Every
+ * other lane runs the distance loops (lanes.inl) from a queue; their
+ * separated answers are contact mode's as they stand (distance mode's
+ * numbers, no points), and those that need points (touching, or within
+ * max_distance) get them by face clipping along GJK's axis when they are
+ * two boxes. Lanes left (cores overlapping in other kinds, margins, float
+ * that cannot decide) are answered by the double-precision reference
+ * (K_REFINE), which the pipeline runs per pair. */
+
+/* A lane's manifold slots to the lane arrays, world axes and scale (a and
+ * b minus A's position). */
+static GJKB_INLINE void ct_store_points(const gjkb__lanes *l, size_t o, mw m, const pack_w *k, v3w n,
+                                        const mb_out *mf)
+{
+    iw_store(l->mcount + o, iw_sel(m, mf->count, iw_load(l->mcount + o)));
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        v3w a = v3_scale(m3_mul(k->ra, mf->a[s]), k->scale);
+        v3w b = v3_scale(m3_mul(k->ra, v3_madd(mf->a[s], n, mf->sep[s])), k->scale);
+        const fw v[GJKB_K_POINT_FIELDS] = { a.x, a.y, a.z, b.x, b.y, b.z, fw_mul(mf->sep[s], k->scale) };
+        for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
+            fw_store(l->mpt[s][f] + o, fw_sel(m, v[f], fw_load(l->mpt[s][f] + o)));
+        iw_store(l->mkey[s] + o, iw_sel(m, mf->key[s], iw_load(l->mkey[s] + o)));
+    }
+}
+
+/* A lane's status (and iterations) where m is set. */
+static GJKB_INLINE void ct_store_status(const gjkb__lanes *l, size_t o, mw m, int status, int iterations)
+{
+    iw_store(l->status + o, iw_sel(m, iw_splat(status), iw_load(l->status + o)));
+    iw_store(l->iterations + o, iw_sel(m, iw_splat(iterations), iw_load(l->iterations + o)));
+}
+
+/* The answer of overlapping boxes m: distance (negative), normal and
+ * witnesses from the separating axis, the deepest contact point as the
+ * witnesses. */
+static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw m, const pack_w *k, v3w n, fw sep,
+                                             const mb_out *mf)
+{
+    ct_store_status(l, o, m, K_OVERLAP, 1);
+    fw_store(l->dist + o, fw_sel(m, fw_mul(sep, k->scale), fw_load(l->dist + o)));
+    v3w a = v3_scale(m3_mul(k->ra, mf->a[0]), k->scale);
+    v3w b = v3_scale(m3_mul(k->ra, v3_madd(mf->a[0], n, sep)), k->scale);
+    v3w nw = m3_mul(k->ra, n);
+    float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    const fw v[9] = { a.x, a.y, a.z, b.x, b.y, b.z, nw.x, nw.y, nw.z };
+    for (int f = 0; f < 9; f++)
+        fw_store(to[f] + o, fw_sel(m, v[f], fw_load(to[f] + o)));
+    ct_store_points(l, o, m, k, n, mf);
+}
+
+/* Points are kept up to the touching band, or max_distance when given. */
+static GJKB_INLINE fw ct_keep(const gjkb__world *w, const pack_w *k)
+{
+    return w->max_distance < INFINITY ? fw_max(k->tol, fw_mul(fw_splat(w->max_distance), k->inv_scale)) : k->tol;
+}
+
+/* Lanes that are two boxes without margins. */
+static GJKB_INLINE mw ct_boxes(const gjkb__world *w, size_t o, const pack_w *k)
+{
+    const iw box = iw_splat(GJKB_BOX);
+    mw m = mw_and(iw_eq(iw_load(w->lane_ka + o), box), iw_eq(iw_load(w->lane_kb + o), box));
+    m = mw_and(m, mw_and(fw_eq(k->ma, fw_zero()), fw_eq(k->mb, fw_zero())));
+    return mw_and(m, k->valid);
+}
+
+/* One bundle: overlapping boxes answered here; returns the lanes for the
+ * distance loops (every other lane, invalid ones included). */
+static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, const uint32_t *order, uint32_t count,
+                                      const gjkb__lanes *l, size_t o)
+{
+    pack_w k;
+    pk_bundle(w, order, count, o, 1, &k);
+    mw boxes = ct_boxes(w, o, &k);
+    iw_store(l->mcount + o, iw_zero());
+    if (!mw_any(boxes))
+        return mw_bits(mw_first_n((int)(count - (uint32_t)o)));
+    fw sep;
+    mw refine;
+    v3w n = cb_sat(&k, &sep, &refine);
+    mw inside = mw_and(boxes, fw_le(sep, fw_zero()));
+    mw deep = mw_andnot(inside, refine);
+    mw none = mw_false();
+    if (mw_any(deep)) {
+        mb_out mf;
+        mb_manifold(&k, n, sep, ct_keep(w, &k), &mf, &none);
+        ct_store_penetration(l, o, mw_andnot(deep, none), &k, n, sep, &mf);
+    }
+    mw to_ref = mw_and(inside, mw_or(refine, none));
+    ct_store_status(l, o, to_ref, K_REFINE, 0);
+    mw rest = mw_andnot(mw_first_n((int)(count - (uint32_t)o)), inside);
+    return mw_bits(rest);
+}
+
+/* Whether lane j's distance-loop answer needs contact points: touching, or
+ * separated within max_distance. */
+static GJKB_INLINE int ct_needs_points(const gjkb__world *w, const gjkb__lanes *l, uint32_t j)
+{
+    return l->status[j] == K_OVERLAP ||
+           (l->status[j] == K_SEPARATED && w->max_distance < INFINITY && l->dist[j] <= w->max_distance);
+}
+
+/* Scratch lane arrays for the manifolds of a queue's lanes. */
+typedef struct ct_points {
+    _Alignas(64) int32_t count[LS_QCAP], key[GJKB_MAX_CONTACTS][LS_QCAP];
+    _Alignas(64) float pt[GJKB_MAX_CONTACTS][GJKB_K_POINT_FIELDS][LS_QCAP];
+    _Alignas(64) int32_t ok[LS_QCAP];
+} ct_points;
+
+/* Manifolds along GJK's axis for the queued lanes `in` that need them:
+ * two boxes by face clipping, the rest to the reference. */
+static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                                     const lane_queue *in, ct_points *p)
+{
+    ls_chunk ch;
+    gjkb__world rw = ls_chunk_world(w, order, in, 0, &ch);
+    gjkb__lanes pl = { .mcount = p->count };
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        pl.mkey[s] = p->key[s];
+        for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
+            pl.mpt[s][f] = p->pt[s][f];
+    }
+    for (uint32_t o = 0; o < in->n; o += GJKB_W) {
+        pack_w k;
+        pk_bundle(&rw, ch.iota, in->n, o, 1, &k);
+        mw lanes = mw_first_n((int)(in->n - o));
+        iw j = iw_sel(lanes, iw_loadu((const int32_t *)(const void *)(in->lane + o)), iw_zero());
+        v3w nw = v3_make(fw_gather(l->nx, j), fw_gather(l->ny, j), fw_gather(l->nz, j));
+        fw dist = fw_mul(fw_gather(l->dist, j), k.inv_scale);
+        mb_out mf;
+        mw none;
+        v3w n = m3_mul_t(k.ra, nw);
+        mb_manifold(&k, n, dist, ct_keep(w, &k), &mf, &none);
+        mw ok = mw_andnot(mw_and(ct_boxes(&rw, o, &k), fw_isfinite(v3_dot(n, n))), none);
+        iw_store(p->ok + o, iw_sel(ok, iw_splat(1), iw_zero()));
+        ct_store_points(&pl, o, mw_true(), &k, n, &mf);
+    }
+}
+
+/* The queued lanes *a through the distance loops from the start, then the
+ * points of those that need them. */
+static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                                    lane_queue q[3], const loop_desc *loops)
+{
+    uint32_t ids[LS_QCAP], n = q[0].n;
+    memcpy(ids, q[0].lane, n * sizeof ids[0]);
+    q[2].n = 0;
+    ls_drain(w, order, l, loops, &q[0], &q[1], &q[2], 1);
+    lane_queue *need = &q[0];
+    need->n = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = ids[i];
+        if (l->status[j] == K_LIMIT)
+            l->status[j] = K_REFINE;
+        else if (ct_needs_points(w, l, j))
+            need->lane[need->n++] = j;
+    }
+    if (need->n == 0)
+        return;
+    ct_points p;
+    ct_points_of(w, order, l, need, &p);
+    for (uint32_t i = 0; i < need->n; i++) {
+        uint32_t j = need->lane[i];
+        if (!p.ok[i]) {
+            l->status[j] = K_REFINE;
+            continue;
+        }
+        l->mcount[j] = p.count[i];
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+            l->mkey[s][j] = p.key[s][i];
+            for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
+                l->mpt[s][f][j] = p.pt[s][f][i];
+        }
+    }
+}
+
+/* A chunk in contact mode: bundle by bundle the closed forms, the other
+ * lanes queued for the distance loops (`loops`) a queue at a time. */
+static GJKB_INLINE void ct_run(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
+                               const loop_desc *loops)
+{
+    lane_queue q[3];
+    q[0].n = 0;
+    for (uint32_t o = 0; o < count; o += GJKB_W) {
+        unsigned bits = ct_bundle(w, order, count, l, o);
+        ls_push(&q[0], NULL, bits, NULL, o, 0);
+        if (q[0].n > 0 && (q[0].n + GJKB_W > LS_QCAP || o + GJKB_W >= count)) {
+            ct_distance(w, order, l, q, loops);
+            q[0].n = 0;
+        }
+    }
+}
