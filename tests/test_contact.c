@@ -1196,6 +1196,132 @@ static void test_curved_points_on_surfaces(void **state)
     gjkb_destroy(ref);
 }
 
+/* ---- tilted resting boxes: the faces most aligned with n ------------------------ */
+
+/* B's bottom corner k (bits: +x, +y) in world coordinates. */
+static tu_v3 bottom_corner(const gjkb_shape *b, int k)
+{
+    tu_geom g = tu_geom_of(b, NULL);
+    return tu_to_world(&g, tu_v(k & 1 ? g.s[0] : -g.s[0], k & 2 ? g.s[1] : -g.s[1], -g.s[2]));
+}
+
+/* How many of B's bottom corners lie inside box A (at the origin,
+ * unrotated). */
+static int bottom_corners_in(const gjkb_shape *a, const gjkb_shape *b)
+{
+    int in = 0;
+    for (int k = 0; k < 4; k++) {
+        tu_v3 p = bottom_corner(b, k);
+        in += fabs(p.x) < a->size[0] && fabs(p.y) < a->size[1] && fabs(p.z) < a->size[2];
+    }
+    return in;
+}
+
+/* B moved along z so that its lowest bottom corner is depth below top. */
+static gjkb_shape sunk(gjkb_shape b, double top, double depth)
+{
+    double low = INFINITY;
+    for (int k = 0; k < 4; k++)
+        low = fmin(low, bottom_corner(&b, k).z);
+    b.pos[2] += top - depth - low;
+    return b;
+}
+
+/* A unit box on a box, tilted: the corners that penetrate are the points
+ * (the separation filter decides, not the tilt; mujoco#1665, coal#144). */
+static void test_tilted_box_on_box(void **state)
+{
+    (void)state;
+    gjkb_shape ground = tu_box(2, 2, 0.5), cube = tu_at(tu_box(0.5, 0.5, 0.5), 0.2, -0.1, 1.0);
+    float q[4];
+    tu_quat_axis_angle(q, 1, 0, 0, 0.005);
+    gjkb_shape b = sunk(tu_rot(cube, q), 0.5, 0.01);
+    assert_int_equal(bottom_corners_in(&ground, &b), 4);
+    gjkb_result r = run_case("unit box tilted by 0.005 rad", ground, b, points(4, 4, tu_v(0, 0, 1)));
+    for (uint32_t k = 0; k < r.contact_count; k++)
+        assert_true(r.contacts[k].separation <= 0.0);
+    assert_true(r.contacts[0].separation == r.distance);
+    /* tilted by 0.02 rad: 0.005 deep, one edge's corners in, the other 0.015 out */
+    tu_quat_axis_angle(q, 1, 0, 0, 0.02);
+    b = sunk(tu_rot(cube, q), 0.5, 0.005);
+    assert_int_equal(bottom_corners_in(&ground, &b), 2);
+    run_case("unit box tilted by 0.02 rad, one edge in", ground, b, points(2, 2, tu_v(0, 0, 1)));
+    /* about a diagonal: one corner in, the two beside it 0.009 out */
+    tu_quat_axis_angle(q, sqrt(0.5), -sqrt(0.5), 0, 0.02);
+    b = sunk(tu_rot(cube, q), 0.5, 0.005);
+    assert_int_equal(bottom_corners_in(&ground, &b), 1);
+    run_case("unit box tilted by 0.02 rad, one corner in", ground, b, points(1, 1, tu_v(0, 0, 1)));
+}
+
+/* A cylinder standing on a box, tilted by 0.01 rad, its whole rim 0.004
+ * to 0.01 deep: the cap's points, not the deepest rim point alone. */
+static void test_tilted_cylinder_on_box(void **state)
+{
+    (void)state;
+    double r = 0.3, h = 0.4, tilt = 0.01;
+    float q[4];
+    tu_quat_axis_angle(q, 1, 0, 0, tilt);
+    double z = 0.5 + h * cos(tilt) + r * sin(tilt) - 0.01;
+    gjkb_shape cyl = tu_rot(tu_at(tu_cylinder(r, h), -0.2, 0.1, z), q);
+    run_case("cylinder tilted by 0.01 rad on a box", tu_box(2, 2, 0.5), cyl, points(3, 4, tu_v(0, 0, 1)));
+}
+
+/* B on A's top face as in box-rest: random sizes and yaw, tilted by up to
+ * 0.02 rad, its lowest corner up to 0.02 deep; every other pair's
+ * footprint wholly over A (B's centre off A's by at most A's half width
+ * less B's half diagonal), the rest anywhere over A as in the workload. */
+static gjkb_shape resting_on(tu_rng *rng, const gjkb_shape *a, bool within)
+{
+    gjkb_shape b = tu_box(tu_range(rng, 0.25, 1), tu_range(rng, 0.25, 1), tu_range(rng, 0.25, 1));
+    float qz[4], qt[4], q[4];
+    double ta = tu_range(rng, 0, 2 * TU_PI), diag = hypot(b.size[0], b.size[1]);
+    tu_quat_axis_angle(qz, 0, 0, 1, tu_range(rng, 0, 2 * TU_PI));
+    tu_quat_axis_angle(qt, cos(ta), sin(ta), 0, tu_range(rng, 0, 0.02));
+    quat_mul(qt, qz, q);
+    double rx = within ? fmax(0.0, a->size[0] - diag) : 0.9 * a->size[0];
+    double ry = within ? fmax(0.0, a->size[1] - diag) : 0.9 * a->size[1];
+    b = tu_rot(tu_at(b, tu_range(rng, -rx, rx), tu_range(rng, -ry, ry), 0), q);
+    return sunk(b, a->size[2], tu_range(rng, 0, 0.02));
+}
+
+/* On box-rest-like pairs every pair with all four bottom corners inside A
+ * gets four points. */
+static void test_box_rest_four_corners(void **state)
+{
+    (void)state;
+    uint32_t n = n_pairs(), four = 0;
+    tu_rng rng = tu_rng_make(1665);
+    gjkb_shape *as = calloc(n, sizeof *as), *bs = calloc(n, sizeof *bs);
+    assert_true(as && bs);
+    cset c;
+    memset(&c, 0, sizeof c);
+    for (uint32_t i = 0; i < n; i++) {
+        as[i] = tu_box(tu_range(&rng, 0.5, 2), tu_range(&rng, 0.5, 2), tu_range(&rng, 0.25, 1));
+        bs[i] = resting_on(&rng, &as[i], i % 2 == 0);
+        tu_batch_add(&c.t, &as[i], &bs[i]);
+    }
+    gjkb_context *ctx = context_on(GJKB_BACKEND_REFERENCE);
+    gjkb_query q = contact_query(0.0);
+    assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+    for (uint32_t i = 0; i < n; i++) {
+        gjkb_result got = cset_get(&c, i);
+        const gjkb_shape *a = &as[i], *b = &bs[i];
+        const gjkb_result *r = &got;
+        char label[64];
+        snprintf(label, sizeof label, "box-rest pair %u", i);
+        check_pair(label, a, b, r, (expect){ closed_form(a, b), 0.0 });
+        if (bottom_corners_in(a, b) < 4)
+            continue;
+        four++;
+        CHECK(r->contact_count == 4, "all four corners in, %u points", r->contact_count);
+    }
+    assert_true(four >= n / 20); /* the case is common, not vacuous */
+    gjkb_destroy(ctx);
+    cset_free(&c);
+    free(as);
+    free(bs);
+}
+
 int main(void)
 {
     make_hulls();
@@ -1226,6 +1352,9 @@ int main(void)
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_cone_slant_on_rim_witness),
         cmocka_unit_test(test_curved_points_on_surfaces),
+        cmocka_unit_test(test_tilted_box_on_box),
+        cmocka_unit_test(test_tilted_cylinder_on_box),
+        cmocka_unit_test(test_box_rest_four_corners),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     for (uint32_t h = 0; h < N_HULLS; h++)

@@ -207,6 +207,15 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
  * the face. Not more: a rounded feature's points, moved by the margin
  * along n, leave the rounded surface by up to margin * angle^2 / 2. */
 #define REF_FACE_SIN 1.5e-3
+/* Cosine of the largest tilt between u and the normal of the face most
+ * aligned with it that the manifold still takes (60 degrees): a box's best
+ * face is always within it (cosine at least 1/sqrt 3), a flat hull seen
+ * edge-on or a cone's base seen from the side is not. */
+#define REF_ALIGN_COS 0.5
+/* A rounded core's face or segment, its points moved by the margin along
+ * a tilted n, leaves the rounded surface by margin (1 - cos tilt): allowed
+ * up to this share of the touching band. */
+#define REF_MARGIN_SHARE 0.1
 
 enum { REF_VERTEX = 0, REF_EDGE = 1, REF_FACE = 2 };
 
@@ -220,9 +229,25 @@ typedef struct ref_feature {
     ref_vec p[REF_FEATURE_MAX];     /* core frame, solver units */
     uint16_t id[REF_FEATURE_MAX];   /* vertex ids */
     uint16_t key;                   /* the whole feature */
+    bool aligned;                   /* chosen as the most aligned: any tilt up to the rule's */
 } ref_feature;
 
-ref_feature gjkb__ref_feature(const ref_core *c, ref_vec u);
+/* Which features may be chosen. Strict (aligned false): only those within
+ * REF_FACE_SIN of perpendicular to u, so every point is nearly as deep as
+ * the support (witnesses). Aligned (the manifold): also the face or
+ * segment most aligned with u when the cosine of its tilt is at least
+ * min_cos (the separation filter then decides which points touch). */
+typedef struct ref_feature_rule {
+    bool aligned;
+    double min_cos;
+} ref_feature_rule;
+
+/* The aligned rule for a core with this margin and touching band (solver
+ * units): REF_ALIGN_COS, raised for a rounded core so that margin (1 -
+ * cos) stays within REF_MARGIN_SHARE of the band. */
+ref_feature_rule gjkb__ref_aligned_rule(double margin, double band);
+
+ref_feature gjkb__ref_feature(const ref_core *c, ref_vec u, ref_feature_rule rule);
 /* Key of the edge between vertices i and j of a core of this kind. */
 uint16_t gjkb__ref_edge_key(gjkb_kind kind, uint16_t i, uint16_t j);
 /* Key of a hull face from the ids of its points (order free). */

@@ -143,9 +143,10 @@ static void to_deepest_point(m_poly *f, ref_vec dir)
     f->key = vertex_key(f, 0);
 }
 
-/* A polygon's plane (Newell's normal); false when its points leave it or
- * it is tilted against the plane by more than the tolerance angle. */
-static bool polygon_plane(m_poly *f, ref_vec n)
+/* A polygon's plane (Newell's normal); false when its points leave it or,
+ * unless any tilt is taken, it is tilted against the plane by more than the
+ * tolerance angle. */
+static bool polygon_plane(m_poly *f, ref_vec n, bool any_tilt)
 {
     ref_vec m = vec(0.0, 0.0, 0.0), c = vec(0.0, 0.0, 0.0);
     for (int i = 0; i < f->n; i++)
@@ -161,7 +162,7 @@ static bool polygon_plane(m_poly *f, ref_vec n)
     for (int i = 0; i < f->n; i++)
         if (fabs(dot(f->m, f->p[i]) - f->c) > M_PLANAR)
             return false;
-    return length(cross(f->m, n)) <= M_TILT;
+    return any_tilt || length(cross(f->m, n)) <= M_TILT;
 }
 
 /* A segment feature perpendicular to n within the tolerance angle. */
@@ -172,11 +173,13 @@ static bool segment_across(const m_poly *f, ref_vec n)
 }
 
 /* The feature of one side in the plane: A along n, or B along -n (its
- * points moved into A's frame). dir: the way into the other shape. */
-static m_poly project(const ref_pair *pr, const m_plane *pl, bool is_b)
+ * points moved into A's frame), by the side's rule. dir: the way into the
+ * other shape. */
+static m_poly project(const ref_pair *pr, const m_plane *pl, bool is_b, ref_feature_rule rule)
 {
     ref_vec dir = is_b ? neg(pl->n) : pl->n;
-    ref_feature rf = is_b ? gjkb__ref_feature(&pr->b, mul_t(&pr->rot, dir)) : gjkb__ref_feature(&pr->a, dir);
+    ref_feature rf = is_b ? gjkb__ref_feature(&pr->b, mul_t(&pr->rot, dir), rule)
+                          : gjkb__ref_feature(&pr->a, dir, rule);
     m_poly f;
     f.n = rf.n;
     f.key = rf.key;
@@ -189,8 +192,10 @@ static m_poly project(const ref_pair *pr, const m_plane *pl, bool is_b)
     }
     hull2d(&f);
     /* A hull's band may hold the level line of a steeper face: only faces
-     * and edges within the tolerance angle count. */
-    if ((f.n >= 3 && !polygon_plane(&f, pl->n)) || (f.n == 2 && !segment_across(&f, pl->n)))
+     * and edges within the tolerance angle count, or the aligned ones the
+     * rule chose at their tilt. */
+    if ((f.n >= 3 && !polygon_plane(&f, pl->n, rf.aligned)) ||
+        (f.n == 2 && !rf.aligned && !segment_across(&f, pl->n)))
         to_deepest_point(&f, dir);
     return f;
 }
@@ -453,7 +458,9 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
                        ref_contact_point out[GJKB_MAX_CONTACTS])
 {
     m_plane pl = plane_of(n);
-    m_poly fa = project(&su->pr, &pl, false), fb = project(&su->pr, &pl, true);
+    /* the faces most aligned with n: the separation filter decides */
+    m_poly fa = project(&su->pr, &pl, false, gjkb__ref_aligned_rule(su->margin_a, su->tol));
+    m_poly fb = project(&su->pr, &pl, true, gjkb__ref_aligned_rule(su->margin_b, su->tol));
     m_cand c[M_MAX_CANDS];
     ref_contact_point pts[M_MAX_CANDS];
     int nc = lift_and_keep(su, &pl, &fa, &fb, c, clip_features(&fa, &fb, c), dist, keep, pts);
@@ -488,7 +495,10 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
 bool gjkb__ref_witness(const ref_pair *pr, ref_vec n, ref_vec *pa, ref_vec *pb)
 {
     m_plane pl = plane_of(n);
-    m_poly fa = project(pr, &pl, false), fb = project(pr, &pl, true);
+    /* strict features: every point nearly as deep as the support, so any
+     * point of their overlap is a witness */
+    ref_feature_rule strict = { false, 1.0 };
+    m_poly fa = project(pr, &pl, false, strict), fb = project(pr, &pl, true, strict);
     double x, y;
     if (fa.n == 1 || fb.n == 1) {
         const m_poly *pt = fa.n == 1 ? &fa : &fb;
