@@ -18,7 +18,8 @@
  * four face corners. */
 enum { MB_CANDS = 12 };
 /* Two candidates closer than this (scaled units) are one point; a point
- * adding less area than MB_AREA_EPS spans nothing new. */
+ * adding less area than MB_AREA_EPS (twice the area) spans nothing new:
+ * the reference's M_SPAN_DIST and M_SPAN_AREA. */
 #define MB_DIST_EPS 1e-6f
 #define MB_AREA_EPS 1e-10f
 /* Points up to this far above the deepest per unit of the manifold's
@@ -315,12 +316,27 @@ static GJKB_INLINE mb_pt mb_deepest(const mb_cand *c, mw *none)
     return p;
 }
 
+/* Whether candidate i is apart from point p (not its twin). */
+static GJKB_INLINE mw mb_apart(const mb_cand *c, int i, mb_pt p)
+{
+    fw dx = fw_sub(c->x[i], p.x), dy = fw_sub(c->y[i], p.y);
+    return fw_gt(fw_add(fw_mul(dx, dx), fw_mul(dy, dy)), fw_splat(MB_DIST_EPS * MB_DIST_EPS));
+}
+
+/* The least area a point must add to `area`: MB_AREA_EPS, or more than the
+ * float rounding of areas that large. */
+static GJKB_INLINE fw mb_floor(fw area)
+{
+    return fw_add(area, fw_max(fw_splat(MB_AREA_EPS), fw_mul(area, fw_splat(1e-5f))));
+}
+
 /* After the deepest p0: the farthest from it, then the points adding the
- * most area (first of equals), each only when it adds something. */
+ * most area (first of equals), each only when it adds something and is
+ * no twin of a point taken. */
 static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
 {
     const fw eps2 = fw_splat(MB_DIST_EPS * MB_DIST_EPS);
-    fw best1 = eps2, best2 = fw_splat(MB_AREA_EPS);
+    fw best1 = eps2, best2 = mb_floor(fw_zero());
     for (int i = 0; i < MB_CANDS; i++) {
         fw dx = fw_sub(c->x[i], pt[0].x), dy = fw_sub(c->y[i], pt[0].y);
         fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
@@ -331,15 +347,17 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
     mw has1 = fw_gt(best1, eps2);
     for (int i = 0; i < MB_CANDS; i++) {
         fw area = fw_abs(mb_cross(pt[0], pt[1], c->x[i], c->y[i]));
-        mw better = mw_and(c->ok[i], fw_gt(area, best2));
+        mw better = mw_and(mw_and(c->ok[i], mw_and(mb_apart(c, i, pt[0]), mb_apart(c, i, pt[1]))),
+                           fw_gt(area, best2));
         best2 = fw_sel(better, area, best2);
         pt[2] = mb_take(better, c, i, pt[2]);
     }
-    mw has2 = mw_and(has1, fw_gt(best2, fw_splat(MB_AREA_EPS)));
-    fw floor3 = fw_add(best2, fw_splat(MB_AREA_EPS)), best3 = floor3;
+    mw has2 = mw_and(has1, fw_gt(best2, mb_floor(fw_zero())));
+    fw floor3 = mb_floor(best2), best3 = floor3;
     for (int i = 0; i < MB_CANDS; i++) {
         fw area = mb_area4(pt[0], pt[1], pt[2], c->x[i], c->y[i]);
-        mw better = mw_and(c->ok[i], fw_gt(area, best3));
+        mw apart = mw_and(mb_apart(c, i, pt[0]), mw_and(mb_apart(c, i, pt[1]), mb_apart(c, i, pt[2])));
+        mw better = mw_and(mw_and(c->ok[i], apart), fw_gt(area, best3));
         best3 = fw_sel(better, area, best3);
         pt[3] = mb_take(better, c, i, pt[3]);
     }

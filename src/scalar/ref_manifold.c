@@ -29,6 +29,18 @@
  * each is off the other's surface by at most this, a tenth of the default
  * touching band. */
 #define M_LATERAL 1e-7
+/* A contact point adds to the manifold only when it is farther than
+ * M_SPAN_DIST from the deepest, or adds more than M_SPAN_AREA of area
+ * (solver units): closer points are one point for a solver, and clipping
+ * near a vertex on an edge makes such near-twins. A twin of a point
+ * taken is never taken. The wide kernel's
+ * manifold (manifold_box.inl) keeps the same thresholds, so both answer
+ * the same counts. */
+#define M_SPAN_DIST 1e-6
+#define M_SPAN_AREA 5e-11
+/* ... and more than this fraction of the area so far (float lanes round
+ * areas to about 1e-7 of their size). */
+#define M_SPAN_SLACK 1e-5
 /* At most this many clipped points: two convex polygons of up to
  * REF_FEATURE_MAX vertices meet in at most twice that. */
 #define M_MAX_CANDS (2 * REF_FEATURE_MAX + 2)
@@ -393,13 +405,25 @@ static double hull_area(const m_cand *c, const int *pick, int n)
 
 /* After the deepest (pick[0]), greedily the point that most enlarges the
  * chosen points' span: the farthest, then the largest area. */
+/* Whether candidate i is within M_SPAN_DIST of a point picked. */
+static bool twin(const m_cand *c, const int *pick, int count, int i)
+{
+    for (int k = 0; k < count; k++)
+        if (hypot(c[i].x - c[pick[k]].x, c[i].y - c[pick[k]].y) <= M_SPAN_DIST)
+            return true;
+    return false;
+}
+
 static int spread(const m_cand *c, int n, int pick[GJKB_MAX_CONTACTS])
 {
     int count = 1;
     while (count < GJKB_MAX_CONTACTS) {
         int best = -1;
-        double best_score = count == 1 ? M_EPS : hull_area(c, pick, count) + M_EPS * M_EPS;
+        double area = hull_area(c, pick, count);
+        double best_score = count == 1 ? M_SPAN_DIST : area + fmax(M_SPAN_AREA, M_SPAN_SLACK * area);
         for (int i = 0; i < n; i++) {
+            if (twin(c, pick, count, i))
+                continue;
             pick[count] = i;
             double score = count == 1 ? hypot(c[i].x - c[pick[0]].x, c[i].y - c[pick[0]].y)
                                       : hull_area(c, pick, count + 1);
