@@ -455,31 +455,47 @@ static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         gjkb__store_manifold(out, i, &r);
 }
 
+/* One coordinate of a chunk's contact points to their pairs: the lane
+ * values plus `origin` (the pairs' A positions, or none). The kernel made
+ * unused slots NaN, which stay NaN. */
+static void scatter_points(const float *const src[GJKB_MAX_CONTACTS], const uint32_t *idx, uint32_t lanes,
+                           const double *origin, const uint32_t *pair_a, double *dst)
+{
+    for (uint32_t j = 0; j < lanes; j++) {
+        const uint32_t i = idx[j];
+        const double o = origin ? origin[pair_a[i]] : 0.0;
+        double *const d = dst + (size_t)i * GJKB_MAX_CONTACTS;
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+            d[s] = o + src[s][j];
+    }
+}
+
 /* A chunk's manifolds to their pairs (contact mode): points back to world
- * positions, unused slots NaN (feature 0), as gjkb__store_manifold. */
+ * positions; unused slots come NaN with feature 0 from the kernel, as
+ * gjkb__store_manifold writes them. */
 static void scatter_manifold(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
                              const gjkb_pairs *pr, gjkb_results *out)
 {
     const gjkb_manifolds *m = &out->manifold;
     if (!m->count)
         return;
+    for (uint32_t j = 0; j < lanes; j++)
+        m->count[idx[j]] = (uint8_t)l->mcount[j];
     double *const to[GJKB_K_POINT_FIELDS] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
     const double *const base[3] = { bd->px, bd->py, bd->pz };
-    for (uint32_t j = 0; j < lanes; j++) {
-        const uint32_t i = idx[j], count = (uint32_t)l->mcount[j];
-        m->count[i] = (uint8_t)count;
-        for (uint32_t s = 0; s < GJKB_MAX_CONTACTS; s++) {
-            size_t at = (size_t)i * GJKB_MAX_CONTACTS + s;
-            for (int f = 0; f < GJKB_K_POINT_FIELDS; f++) {
-                if (!to[f])
-                    continue;
-                double v = l->mpt[s][f][j];
-                to[f][at] = s >= count ? NAN : f < 6 ? base[f % 3][pr->a[i]] + v : v;
-            }
-            if (m->feature)
-                m->feature[at] = s < count ? (uint32_t)l->mkey[s][j] : 0u;
-        }
+    for (int f = 0; f < GJKB_K_POINT_FIELDS; f++) {
+        if (!to[f])
+            continue;
+        const float *src[GJKB_MAX_CONTACTS];
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+            src[s] = l->mpt[s][f];
+        scatter_points(src, idx, lanes, f < 6 ? base[f % 3] : NULL, pr->a, to[f]);
     }
+    if (!m->feature)
+        return;
+    for (uint32_t j = 0; j < lanes; j++)
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+            m->feature[(size_t)idx[j] * GJKB_MAX_CONTACTS + s] = (uint32_t)l->mkey[s][j];
 }
 
 /* A chunk's lane results to their pairs, field by field. Hit mode has no

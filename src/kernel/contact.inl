@@ -11,19 +11,35 @@
  * that cannot decide) are answered by the double-precision reference
  * (K_REFINE), which the pipeline runs per pair. */
 
-/* A lane's manifold slots to the lane arrays, world axes and scale (a and
- * b minus A's position). */
+/* A lane's manifold slots to the lane arrays where m is set, world axes
+ * and scale (a and b minus A's position); slots past the count NaN, key 0,
+ * so that the pipeline copies every slot as it is. */
 static GJKB_INLINE void ct_store_points(const gjkb__lanes *l, size_t o, mw m, const pack_w *k, v3w n,
                                         const mb_out *mf)
 {
+    const fw nan = fw_splat(NAN);
     iw_store(l->mcount + o, iw_sel(m, mf->count, iw_load(l->mcount + o)));
     for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        mw used = iw_lt(iw_splat(s), mf->count);
         v3w a = v3_scale(m3_mul(k->ra, mf->a[s]), k->scale);
         v3w b = v3_scale(m3_mul(k->ra, v3_madd(mf->a[s], n, mf->sep[s])), k->scale);
         const fw v[GJKB_K_POINT_FIELDS] = { a.x, a.y, a.z, b.x, b.y, b.z, fw_mul(mf->sep[s], k->scale) };
         for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
-            fw_store(l->mpt[s][f] + o, fw_sel(m, v[f], fw_load(l->mpt[s][f] + o)));
-        iw_store(l->mkey[s] + o, iw_sel(m, mf->key[s], iw_load(l->mkey[s] + o)));
+            fw_store(l->mpt[s][f] + o, fw_sel(m, fw_sel(used, v[f], nan), fw_load(l->mpt[s][f] + o)));
+        iw key = iw_sel(used, mf->key[s], iw_zero());
+        iw_store(l->mkey[s] + o, iw_sel(m, key, iw_load(l->mkey[s] + o)));
+    }
+}
+
+/* A bundle's lanes without points: count 0, every slot NaN, key 0. */
+static GJKB_INLINE void ct_clear_points(const gjkb__lanes *l, size_t o)
+{
+    const fw nan = fw_splat(NAN);
+    iw_store(l->mcount + o, iw_zero());
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
+            fw_store(l->mpt[s][f] + o, nan);
+        iw_store(l->mkey[s] + o, iw_zero());
     }
 }
 
@@ -75,7 +91,7 @@ static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, const uint32_t *orde
     pack_w k;
     pk_bundle(w, order, count, o, 1, &k);
     mw boxes = ct_boxes(w, o, &k);
-    iw_store(l->mcount + o, iw_zero());
+    ct_clear_points(l, o);
     if (!mw_any(boxes))
         return mw_bits(mw_first_n((int)(count - (uint32_t)o)));
     fw sep;
