@@ -252,22 +252,6 @@ static GJKB_INLINE void mb_corners(const mb_faces *f, v3w n, mb_cand *c)
     }
 }
 
-/* Keeps the candidates at most max(keep, dist + MB_RISE * extent) apart
- * along n, extent the candidates' largest spread (as the reference). */
-static GJKB_INLINE void mb_filter(mb_cand *c, fw dist, fw keep)
-{
-    fw extent2 = fw_zero();
-    for (int i = 0; i < MB_CANDS; i++)
-        for (int j = i + 1; j < MB_CANDS; j++) {
-            fw dx = fw_sub(c->x[i], c->x[j]), dy = fw_sub(c->y[i], c->y[j]);
-            fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
-            extent2 = fw_sel(mw_and(mw_and(c->ok[i], c->ok[j]), fw_gt(d2, extent2)), d2, extent2);
-        }
-    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(extent2))));
-    for (int i = 0; i < MB_CANDS; i++)
-        c->ok[i] = mw_and(c->ok[i], fw_le(c->sep[i], limit));
-}
-
 /* A chosen point: where in the face plane, its separation and keys. */
 typedef struct mb_pt {
     fw x, y, sep;
@@ -314,6 +298,24 @@ static GJKB_INLINE mb_pt mb_deepest(const mb_cand *c, mw *none)
     }
     *none = mw_not(any);
     return p;
+}
+
+/* Keeps the candidates at most max(keep, dist + MB_RISE * extent) apart
+ * along n, extent the candidates' spread from the deepest one (as the
+ * reference); returns the deepest. */
+static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
+{
+    mb_pt deep = mb_deepest(c, none);
+    fw extent2 = fw_zero();
+    for (int i = 0; i < MB_CANDS; i++) {
+        fw dx = fw_sub(c->x[i], deep.x), dy = fw_sub(c->y[i], deep.y);
+        fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
+        extent2 = fw_sel(mw_and(c->ok[i], fw_gt(d2, extent2)), d2, extent2);
+    }
+    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(extent2))));
+    for (int i = 0; i < MB_CANDS; i++)
+        c->ok[i] = mw_and(c->ok[i], fw_le(c->sep[i], limit));
+    return deep;
 }
 
 /* Whether candidate i is apart from point p (not its twin). */
@@ -367,9 +369,9 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
                                                                    iw_sel(has3, one, iw_zero()))));
 }
 
-/* The manifold of the box lanes `lanes` along n at distance dist (both in
- * A's scaled frame), keeping points up to `keep` apart; lanes left without
- * a point come back in *none. */
+/* Two boxes' manifold along n at distance dist (both in A's scaled frame),
+ * keeping points up to `keep` apart; lanes left without a point come back
+ * in *none. */
 static GJKB_INLINE void mb_manifold(const pack_w *k, v3w n, fw dist, fw keep, mb_out *out, mw *none)
 {
     mb_faces f;
@@ -379,9 +381,8 @@ static GJKB_INLINE void mb_manifold(const pack_w *k, v3w n, fw dist, fw keep, mb
     for (int i = 0; i < 4; i++)
         mb_clip_edge(&f, i, &c);
     mb_corners(&f, n, &c);
-    mb_filter(&c, dist, keep);
     mb_pt pt[GJKB_MAX_CONTACTS];
-    pt[0] = mb_deepest(&c, none);
+    pt[0] = mb_filter(&c, dist, keep, none);
     pt[0].sep = dist;   /* the deepest is at the pair's distance */
     for (int i = 1; i < GJKB_MAX_CONTACTS; i++)
         pt[i] = pt[0];

@@ -456,23 +456,30 @@ static int clip_features(const m_poly *fa, const m_poly *fb, m_cand *c)
 static int lift_and_keep(const ref_setup *su, const m_plane *pl, const m_poly *fa, const m_poly *fb, m_cand *c,
                          int nc, double dist, double keep, ref_contact_point *pts)
 {
+    ref_contact_point all[M_MAX_CANDS];
+    int deep = 0;
+    for (int i = 0; i < nc; i++) {
+        ref_vec la = lift(fa, pl, c[i].x, c[i].y), lb = lift(fb, pl, c[i].x, c[i].y);
+        ref_contact_point *p = &all[i];
+        p->sep = dot(sub(lb, la), pl->n) - su->margin_a - su->margin_b;
+        p->a = madd(la, pl->n, su->margin_a);
+        p->b = madd(p->a, pl->n, p->sep);
+        p->feature = (uint32_t)c[i].ka << 16 | c[i].kb;
+        if (p->sep < all[deep].sep)
+            deep = i;
+    }
+    /* The manifold's extent: how far its points spread from the deepest
+     * (at least half their diameter). Faces within the tolerance angle may
+     * rise that much over it. */
     double extent = 0.0;
     for (int i = 0; i < nc; i++)
-        for (int j = i + 1; j < nc; j++)
-            extent = fmax(extent, hypot(c[i].x - c[j].x, c[i].y - c[j].y));
-    /* faces within the tolerance angle: their far ends may rise that much */
+        extent = fmax(extent, hypot(c[i].x - c[deep].x, c[i].y - c[deep].y));
     double limit = fmax(keep, dist + REF_FACE_SIN * extent + M_SNAP);
     int kept = 0;
     for (int i = 0; i < nc; i++) {
-        ref_vec la = lift(fa, pl, c[i].x, c[i].y), lb = lift(fb, pl, c[i].x, c[i].y);
-        double sep = dot(sub(lb, la), pl->n) - su->margin_a - su->margin_b;
-        if (!(sep <= limit))
+        if (!(all[i].sep <= limit))
             continue;
-        ref_contact_point *p = &pts[kept];
-        p->a = madd(la, pl->n, su->margin_a);
-        p->b = madd(p->a, pl->n, sep);
-        p->sep = sep;
-        p->feature = (uint32_t)c[i].ka << 16 | c[i].kb;
+        pts[kept] = all[i];
         c[kept++] = c[i];
     }
     return kept;
