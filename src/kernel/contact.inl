@@ -6,8 +6,8 @@
  * other lane runs the distance loops (lanes.inl) from a queue; their
  * separated answers are contact mode's as they stand (distance mode's
  * numbers, no points), and those that need points (touching, or within
- * max_distance) get them by face clipping along GJK's axis when they are
- * two boxes. Lanes left (cores overlapping in other kinds, margins, float
+ * max_distance) get them along GJK's axis: two boxes by face clipping, a
+ * sphere and a sphere or box as one point. Lanes left (cores overlapping in other kinds, margins, float
  * that cannot decide) are answered by the double-precision reference
  * (K_REFINE), which the pipeline runs per pair. */
 
@@ -119,15 +119,49 @@ static GJKB_INLINE int ct_needs_points(const gjkb__world *w, const gjkb__lanes *
            (l->status[j] == K_SEPARATED && w->max_distance < INFINITY && l->dist[j] <= w->max_distance);
 }
 
-/* Scratch lane arrays for the manifolds of a queue's lanes. */
+/* Scratch lane arrays for the manifolds of a queue's lanes, and their
+ * signed distances. */
 typedef struct ct_points {
     _Alignas(64) int32_t count[LS_QCAP], key[GJKB_MAX_CONTACTS][LS_QCAP];
     _Alignas(64) float pt[GJKB_MAX_CONTACTS][GJKB_K_POINT_FIELDS][LS_QCAP];
+    _Alignas(64) float dist[LS_QCAP];
     _Alignas(64) int32_t ok[LS_QCAP];
 } ct_points;
 
+/* Key of the face of a box (no margin) most aligned with u, its frame's
+ * direction: the reference's feature rule. */
+static GJKB_INLINE iw ct_box_face(v3w u)
+{
+    mb_axis ax = mb_largest(u.x, u.y, u.z);
+    return mb_face_key(mb_ipick(ax, 0, 1, 2), fw_gt(mb_pick(ax, u.x, u.y, u.z), fw_zero()));
+}
+
+/* One point where a sphere touches: the witnesses a (A's frame, scaled)
+ * and the signed distance, keyed by the sphere's vertex and the other
+ * side's face (a box without margin) or vertex (a sphere). */
+static GJKB_INLINE void ct_sphere_point(const pack_w *k, const gjkb__world *w, size_t o, v3w n, v3w a, fw dist,
+                                        mb_out *mf, mw *ok)
+{
+    const iw sphere = iw_splat(GJKB_SPHERE), box = iw_splat(GJKB_BOX);
+    iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
+    mw sa = iw_eq(ka, sphere), sb = iw_eq(kb, sphere);
+    mw box_a = mw_and(sb, mw_and(iw_eq(ka, box), fw_eq(k->ma, fw_zero())));
+    mw box_b = mw_and(sa, mw_and(iw_eq(kb, box), fw_eq(k->mb, fw_zero())));
+    *ok = mw_or(mw_and(sa, sb), mw_or(box_a, box_b));
+    iw face_a = ct_box_face(n), face_b = ct_box_face(m3_mul_t(k->pose.r, v3_neg(n)));
+    iw key = iw_sel(box_a, iw_shl(face_a, 16), iw_sel(box_b, face_b, iw_zero()));
+    mf->count = iw_splat(1);
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        mf->a[s] = a;
+        mf->sep[s] = dist;
+        mf->key[s] = key;
+    }
+}
+
 /* Manifolds along GJK's axis for the queued lanes `in` that need them:
- * two boxes by face clipping, the rest to the reference. */
+ * two boxes by face clipping, a sphere's one point from the witnesses, the
+ * rest to the reference. Touching lanes' distance comes from their
+ * witnesses (the loops answer 0 for overlap). */
 static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
                                      const lane_queue *in, ct_points *p)
 {
@@ -145,13 +179,36 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         mw lanes = mw_first_n((int)(in->n - o));
         iw j = iw_sel(lanes, iw_loadu((const int32_t *)(const void *)(in->lane + o)), iw_zero());
         v3w nw = v3_make(fw_gather(l->nx, j), fw_gather(l->ny, j), fw_gather(l->nz, j));
-        fw dist = fw_mul(fw_gather(l->dist, j), k.inv_scale);
-        mb_out mf;
-        mw none;
+        v3w aw = v3_make(fw_gather(l->ax, j), fw_gather(l->ay, j), fw_gather(l->az, j));
+        v3w bw = v3_make(fw_gather(l->bx, j), fw_gather(l->by, j), fw_gather(l->bz, j));
+        mw touch = iw_eq(iw_gather(l->status, j), iw_splat(K_OVERLAP));
+        fw dist = fw_sel(touch, v3_dot(v3_sub(bw, aw), nw), fw_gather(l->dist, j));
+        fw_store(p->dist + o, dist);
+        dist = fw_mul(dist, k.inv_scale);
         v3w n = m3_mul_t(k.ra, nw);
-        mb_manifold(&k, n, dist, ct_keep(w, &k), &mf, &none);
-        mw ok = mw_andnot(mw_and(ct_boxes(&rw, o, &k), fw_isfinite(v3_dot(n, n))), none);
-        iw_store(p->ok + o, iw_sel(ok, iw_splat(1), iw_zero()));
+        mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
+        mb_out mf = { .count = iw_zero() };
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+            mf.a[s] = v3_zero();
+            mf.sep[s] = fw_zero();
+            mf.key[s] = iw_zero();
+        }
+        mw none = mw_true(), boxes = mw_and(ct_boxes(&rw, o, &k), fine), one = mw_false();
+        if (mw_any(boxes))
+            mb_manifold(&k, n, dist, ct_keep(w, &k), &mf, &none);
+        mw ok = mw_andnot(boxes, none);
+        if (!mw_all(mw_or(ok, mw_not(lanes)))) {
+            mb_out ms;
+            ct_sphere_point(&k, &rw, o, n, v3_scale(m3_mul_t(k.ra, aw), k.inv_scale), dist, &ms, &one);
+            one = mw_and(mw_andnot(one, ok), mw_and(fine, k.valid));
+            mf.count = iw_sel(one, ms.count, mf.count);
+            for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+                mf.a[s] = v3_sel(one, ms.a[s], mf.a[s]);
+                mf.sep[s] = fw_sel(one, ms.sep[s], mf.sep[s]);
+                mf.key[s] = iw_sel(one, ms.key[s], mf.key[s]);
+            }
+        }
+        iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
         ct_store_points(&pl, o, mw_true(), &k, n, &mf);
     }
 }
@@ -185,6 +242,7 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
             continue;
         }
         l->mcount[j] = p.count[i];
+        l->dist[j] = p.dist[i];
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
             l->mkey[s][j] = p.key[s][i];
             for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
