@@ -68,6 +68,15 @@ static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw 
     ct_store_points(l, o, m, k, n, mf);
 }
 
+/* Below this core distance (scaled units: a few hundredths of the pair's
+ * extent) float GJK's axis may be off by more than the depth tolerance
+ * allows along it: its error is about 3e-7 of the extent over the
+ * distance, times the extent along it. */
+#define CT_AXIS_MIN 3e-2f
+/* Two boxes closer than that take the separating axis as their normal
+ * when it realizes the distance (face or edge contact), to this much. */
+#define CT_AXIS_SAME 2e-6f
+
 /* Points are kept up to the touching band, or max_distance when given. */
 static GJKB_INLINE fw ct_keep(const gjkb__world *w, const pack_w *k)
 {
@@ -124,7 +133,7 @@ static GJKB_INLINE int ct_needs_points(const gjkb__world *w, const gjkb__lanes *
 typedef struct ct_points {
     _Alignas(64) int32_t count[LS_QCAP], key[GJKB_MAX_CONTACTS][LS_QCAP];
     _Alignas(64) float pt[GJKB_MAX_CONTACTS][GJKB_K_POINT_FIELDS][LS_QCAP];
-    _Alignas(64) float dist[LS_QCAP];
+    _Alignas(64) float dist[LS_QCAP], n[3][LS_QCAP];
     _Alignas(64) int32_t ok[LS_QCAP];
 } ct_points;
 
@@ -187,6 +196,9 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         dist = fw_mul(dist, k.inv_scale);
         v3w n = m3_mul_t(k.ra, nw);
         mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
+        /* GJK's axis is a direction only where the cores are clearly apart:
+         * nearly touching boxes take the separating axis instead. */
+        mw axis = fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN));
         mb_out mf = { .count = iw_zero() };
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
             mf.a[s] = v3_zero();
@@ -194,13 +206,21 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
             mf.key[s] = iw_zero();
         }
         mw none = mw_true(), boxes = mw_and(ct_boxes(&rw, o, &k), fine), one = mw_false();
+        if (mw_any(mw_andnot(boxes, axis))) {
+            fw sep;
+            mw refine;
+            v3w sat = cb_sat(&k, &sep, &refine);
+            mw same = mw_andnot(fw_le(fw_abs(fw_sub(sep, dist)), fw_splat(CT_AXIS_SAME)), refine);
+            n = v3_sel(axis, n, sat);
+            boxes = mw_andnot(boxes, mw_andnot(mw_not(same), axis));
+        }
         if (mw_any(boxes))
             mb_manifold(&k, n, dist, ct_keep(w, &k), &mf, &none);
         mw ok = mw_andnot(boxes, none);
         if (!mw_all(mw_or(ok, mw_not(lanes)))) {
             mb_out ms;
             ct_sphere_point(&k, &rw, o, n, v3_scale(m3_mul_t(k.ra, aw), k.inv_scale), dist, &ms, &one);
-            one = mw_and(mw_andnot(one, ok), mw_and(fine, k.valid));
+            one = mw_and(mw_andnot(one, ok), mw_and(mw_and(fine, axis), k.valid));
             mf.count = iw_sel(one, ms.count, mf.count);
             for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
                 mf.a[s] = v3_sel(one, ms.a[s], mf.a[s]);
@@ -209,6 +229,10 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
             }
         }
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
+        /* the loops' axis as it was; a separating axis back to world */
+        v3w sat_w = m3_mul(k.ra, n);
+        sat_w = v3_scale(sat_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(sat_w, sat_w))));
+        v3_store(p->n[0] + o, p->n[1] + o, p->n[2] + o, v3_sel(axis, nw, sat_w));
         ct_store_points(&pl, o, mw_true(), &k, n, &mf);
     }
 }
@@ -243,6 +267,9 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
         }
         l->mcount[j] = p.count[i];
         l->dist[j] = p.dist[i];
+        l->nx[j] = p.n[0][i];
+        l->ny[j] = p.n[1][i];
+        l->nz[j] = p.n[2][i];
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
             l->mkey[s][j] = p.key[s][i];
             for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
