@@ -1220,9 +1220,14 @@ static int bottom_corners_in(const gjkb_shape *a, const gjkb_shape *b)
 /* B moved along z so that its lowest bottom corner is depth below top. */
 static gjkb_shape sunk(gjkb_shape b, double top, double depth)
 {
+    /* a plain compare: GCC 12's aarch64 vectorizer fails on an fmin
+     * reduction here (internal compiler error) */
     double low = INFINITY;
-    for (int k = 0; k < 4; k++)
-        low = fmin(low, bottom_corner(&b, k).z);
+    for (int k = 0; k < 4; k++) {
+        double z = bottom_corner(&b, k).z;
+        if (z < low)
+            low = z;
+    }
     b.pos[2] += top - depth - low;
     return b;
 }
