@@ -16,6 +16,7 @@
 
 #include "gjkbatch.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -52,16 +53,37 @@ static inline unsigned gjkb__analytic_index(unsigned kind)
     return kind - (kind > GJKB_HULL);
 }
 
-/* The key of a pair of kinds ka and kb (< GJKB_KIND_COUNT), with the size
- * classes of their hulls (0 for a side that is no hull). No branch on which
- * kind is larger: that is a coin toss the predictor loses. */
-static inline unsigned gjkb__pair_key(unsigned ka, unsigned hca, unsigned kb, unsigned hcb)
+/* Whether kind ka or kb (< GJKB_KIND_COUNT) is a hull. With the hull the
+ * last kind (a constant condition) that is the larger kind, which the key
+ * needs anyway: one comparison instead of two. */
+static inline bool gjkb__any_hull(unsigned ka, unsigned kb)
+{
+    if (GJKB_HULL == GJKB_KIND_COUNT - 1)
+        return (ka > kb ? ka : kb) == GJKB_HULL;
+    return (ka == GJKB_HULL) | (kb == GJKB_HULL);
+}
+
+/* The key of a pair of analytic kinds ka and kb. No branch on which kind is
+ * larger: that is a coin toss the predictor loses. */
+static inline unsigned gjkb__analytic_key(unsigned ka, unsigned kb)
 {
     unsigned ia = gjkb__analytic_index(ka), ib = gjkb__analytic_index(kb);
     unsigned hi = ia > ib ? ia : ib, lo = ia > ib ? ib : ia;
-    unsigned hc = hca > hcb ? hca : hcb;
-    unsigned hull = (ka == GJKB_HULL) | (kb == GJKB_HULL);
-    return hull ? GJKB_KEY_HULL + hc : hi * GJKB_ANALYTIC_KINDS + lo;
+    return hi * GJKB_ANALYTIC_KINDS + lo;
+}
+
+/* The key of a pair with a hull, from the size classes of its hulls (0 for
+ * a side that is no hull). */
+static inline unsigned gjkb__hull_key(unsigned hca, unsigned hcb)
+{
+    return GJKB_KEY_HULL + (hca > hcb ? hca : hcb);
+}
+
+/* The key of a pair of kinds ka and kb (< GJKB_KIND_COUNT), with the size
+ * classes of their hulls (0 for a side that is no hull). */
+static inline unsigned gjkb__pair_key(unsigned ka, unsigned hca, unsigned kb, unsigned hcb)
+{
+    return gjkb__any_hull(ka, kb) ? gjkb__hull_key(hca, hcb) : gjkb__analytic_key(ka, kb);
 }
 
 /* The class of a body of kind `kind` (< GJKB_KIND_COUNT) whose hull, for a

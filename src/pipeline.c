@@ -263,18 +263,18 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
         /* A batch without hulls skips their lookups (the one branch on
-         * the kinds, always the same way there). */
-        bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
-        unsigned hca = 0, hcb = 0;
-        if (ha | hb) {
+         * the kinds, always the same way there; the hull's kinds are
+         * looked at again in it, so that the key of the others needs no
+         * more than that branch). */
+        int key = (int)gjkb__analytic_key(ka, kb);
+        if (gjkb__any_hull(ka, kb)) {
+            bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
             uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
             if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
                 return;
             int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
-            hca = ha ? gjkb__hull_class(na) : 0;
-            hcb = hb ? gjkb__hull_class(nb) : 0;
+            key = (int)gjkb__hull_key(ha ? gjkb__hull_class(na) : 0, hb ? gjkb__hull_class(nb) : 0);
         }
-        int key = (int)gjkb__pair_key(ka, hca, kb, hcb);
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
         first = first < 0 ? key : first;

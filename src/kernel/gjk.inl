@@ -125,14 +125,14 @@ static const loop_desc k_distance_loops[] = {
 
 /* One scheduler per query, each a function of its own (so that neither's
  * registers are planned around the other's). */
-__attribute__((noinline)) static void run_hit(const gjkb__world *w, const uint32_t *order, uint32_t count,
-                                              const gjkb__lanes *l)
+__attribute__((noinline)) GJKB_FLATTEN static void run_hit(const gjkb__world *w, const uint32_t *order,
+                                                           uint32_t count, const gjkb__lanes *l)
 {
     ls_run(w, order, count, l, k_hit_loops);
 }
 
-__attribute__((noinline)) static void run_distance(const gjkb__world *w, const uint32_t *order, uint32_t count,
-                                                   const gjkb__lanes *l)
+__attribute__((noinline)) GJKB_FLATTEN static void run_distance(const gjkb__world *w, const uint32_t *order,
+                                                                uint32_t count, const gjkb__lanes *l)
 {
     ls_run(w, order, count, l, k_distance_loops);
 }

@@ -284,19 +284,22 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
     st.s.n = fw_zero();
     st.s.d = pk.dir;
     st.steps = iw_zero();
-    if (c->resume)
-        lt_load(&st, c->resume, c->stride, distance_mode);
+    /* The call's fields in locals: the loop's stores could alias them. */
+    const float *const resume = c->resume;
+    const uint32_t cap = c->cap;
+    if (resume)
+        lt_load(&st, resume, c->stride, distance_mode);
     const iw last = iw_splat((int32_t)c->budget);
     lt_lanes t;
     lt_lanes_init(&t, &pk);
-    for (uint32_t n = 0; n < c->cap && mw_any(t.active); n++) {
+    for (uint32_t n = 0; n < cap && mw_any(t.active); n++) {
         v3w pa;
         fw da, dd;
         v3w a = lt_plane(&pk, c->w, &st, &t, &pa, &da, &dd, distance_mode);
         if (!mw_any(t.active))
             break;
         lt_advance(&st, &t, a, pa, band2, da, dd, last, distance_mode);
-        if (!c->resume && __builtin_popcount(mw_bits(t.active)) * GJKB_K_PAUSE <= GJKB_W)
+        if (!resume && __builtin_popcount(mw_bits(t.active)) * GJKB_K_PAUSE <= GJKB_W)
             break;
     }
     return lt_finish(c, &pk, &st, &t, handover, distance_mode);

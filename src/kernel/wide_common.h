@@ -206,5 +206,14 @@ static inline v3w row_get3(const float **in, size_t stride)
 #else
 #define GJKB_INLINE inline
 #endif
+/* A query's scheduler function takes in every call below it, the wide ops
+ * and 3-vector helpers too: in a function that large GCC stops inlining
+ * plain `inline` helpers, and one left out of line (m3_mul_t, a gather)
+ * keeps the whole pack_w in memory. */
+#if defined(__GNUC__) && !defined(GJKB_NO_FORCE_INLINE)
+#define GJKB_FLATTEN __attribute__((flatten))
+#else
+#define GJKB_FLATTEN
+#endif
 
 #endif /* GJKB_WIDE_COMMON_H */
