@@ -310,10 +310,12 @@ static int bench_outside_band(const bench_out *ref, const double *scale, uint32_
            fabs(ref->distance[i]) > GJKB_DEFAULT_TOLERANCE * scale[i];
 }
 
+/* |n| = 1 within 1e-5 (float lanes round n to about 1e-7; the verifier's
+ * bound). */
 static int bench_unit_normal(const bench_out *o, uint32_t i)
 {
     double len2 = o->nx[i] * o->nx[i] + o->ny[i] * o->ny[i] + o->nz[i] * o->nz[i];
-    return isfinite(len2) && fabs(len2 - 1.0) <= 1e-9;
+    return isfinite(len2) && fabs(len2 - 1.0) <= 2e-5;
 }
 
 void bench_contact_compare(const bench_out *o, const bench_out *ref, const double *scale, uint32_t n,

@@ -9,9 +9,9 @@
 #   bench/run.sh --benchmark_min_time=0.1 --benchmark_filter=box-box
 #
 # Contact-mode rows (BM_query/<workload>/contact/<backend> and the
-# penetration peers: libccd, Bullet, ODE) run once each, not 5 times:
-# every backend answers contact mode through the double-precision reference
-# for now. GJKB_BENCH_CONTACT_REPS=n sets their repetitions and
+# penetration peers: libccd, Bullet, ODE) run 3 times each, not 5: pairs
+# the wide kernel does not cover yet run through the double-precision
+# reference. GJKB_BENCH_CONTACT_REPS=n sets their repetitions and
 # GJKB_BENCH_CONTACT_PAIRS=n shrinks their calls to the first n pairs.
 #
 #   bench/run.sh --benchmark_filter='contact|_pen|epa|boxbox'   # contact rows only

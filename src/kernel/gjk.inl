@@ -137,7 +137,7 @@ __attribute__((noinline)) GJKB_FLATTEN static void run_distance(const gjkb__worl
     ls_run(w, order, count, l, k_distance_loops);
 }
 
-__attribute__((noinline)) static void run_contact(const gjkb__world *w, const uint32_t *order, uint32_t count,
+__attribute__((noinline)) GJKB_FLATTEN static void run_contact(const gjkb__world *w, const uint32_t *order, uint32_t count,
                                                   const gjkb__lanes *l)
 {
     ct_run(w, order, count, l, k_distance_loops);
