@@ -858,34 +858,64 @@ static void test_translated(void **state)
     gjkb_destroy(ctx);
 }
 
-/* An invalid pair between two valid ones: invalid, no points, NaN slots;
- * its neighbours as alone. */
+/* Bad body inputs, each made into an invalid B. */
+enum { BAD_SIZE_NAN, BAD_SIZE_NEG, BAD_POS_NAN, BAD_POS_INF, BAD_QUAT_ZERO, BAD_QUAT_NAN, BAD_MARGIN_NEG,
+       BAD_SIZE_HUGE, BAD_KINDS };
+
+static gjkb_shape spoiled(gjkb_shape b, int how)
+{
+    switch (how) {
+    case BAD_SIZE_NAN: b.size[1] = NAN; break;
+    case BAD_SIZE_NEG: b.size[0] = -0.5f; break;
+    case BAD_POS_NAN: b.pos[2] = NAN; break;
+    case BAD_POS_INF: b.pos[0] = INFINITY; break;
+    case BAD_QUAT_ZERO: memset(b.rot, 0, sizeof b.rot); break;
+    case BAD_QUAT_NAN: b.rot[1] = NAN; break;
+    case BAD_MARGIN_NEG: b.margin = -0.1f; break;
+    default: b.size[2] = 1e30f; break;
+    }
+    return b;
+}
+
+/* An invalid pair between two valid ones, for every kind of bad input and
+ * the pairs the wide kernel answers itself (box-box, sphere-box) or hands
+ * on (capsule-box): invalid, no points, NaN slots; its neighbours as
+ * alone. */
 static void test_invalid_neighbours(void **state)
 {
     (void)state;
-    gjkb_shape a = tu_box(1, 1, 1), b = tu_at(tu_box(0.5, 0.5, 0.5), 0.2, 0.1, 1.4);
-    gjkb_shape bad = b;
-    bad.size[1] = NAN;
+    gjkb_shape a = tu_box(1, 1, 1);
+    const gjkb_shape good[3] = { tu_at(tu_box(0.5, 0.5, 0.5), 0.2, 0.1, 1.4), tu_at(tu_sphere(0.5), 0.2, 0.1, 1.3),
+                                 tu_at(tu_capsule(0.3, 0.4), 0.2, 0.1, 1.2) };
+    gjkb_query q = contact_query(0.0);
     FOR_EACH_BACKEND(backend) {
         gjkb_context *ctx = context_on(backend);
-        gjkb_result alone = one_pair(ctx, &a, &b, 0.0);
-        cset c;
-        memset(&c, 0, sizeof c);
-        tu_batch_add(&c.t, &a, &b);
-        tu_batch_add(&c.t, &a, &bad);
-        tu_batch_add(&c.t, &a, &b);
-        gjkb_query q = contact_query(0.0);
-        assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
-        gjkb_result r[3] = { cset_get(&c, 0), cset_get(&c, 1), cset_get(&c, 2) };
-        assert_int_equal(r[1].status, GJKB_INVALID);
-        assert_int_equal(r[1].contact_count, 0);
-        for (int k = 0; k < 4; k++)
-            assert_true(isnan(r[1].contacts[k].separation) && r[1].contacts[k].feature == 0);
-        for (int i = 0; i < 3; i += 2) {
-            assert_true(tu_result_same(&r[i], &alone));
-            assert_true(contacts_same(&r[i], &alone));
+        for (int g = 0; g < 3; g++) {
+            gjkb_shape b = good[g];
+            gjkb_result alone = one_pair(ctx, &a, &b, 0.0);
+            assert_int_equal(alone.status, GJKB_OVERLAP);
+            for (int how = 0; how < BAD_KINDS; how++) {
+                gjkb_shape bad = spoiled(b, how);
+                cset c;
+                memset(&c, 0, sizeof c);
+                tu_batch_add(&c.t, &a, &b);
+                tu_batch_add(&c.t, &a, &bad);
+                tu_batch_add(&c.t, &a, &b);
+                assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+                gjkb_result r[3] = { cset_get(&c, 0), cset_get(&c, 1), cset_get(&c, 2) };
+                if (r[1].status != GJKB_INVALID)
+                    fail_msg("%s, %s B spoiled by #%d: status %d", gjkb_backend_name(backend),
+                             gjkb_kind_name(b.kind), how, r[1].status);
+                assert_int_equal(r[1].contact_count, 0);
+                for (int k = 0; k < 4; k++)
+                    assert_true(isnan(r[1].contacts[k].separation) && r[1].contacts[k].feature == 0);
+                for (int i = 0; i < 3; i += 2) {
+                    assert_true(tu_result_same(&r[i], &alone));
+                    assert_true(contacts_same(&r[i], &alone));
+                }
+                cset_free(&c);
+            }
         }
-        cset_free(&c);
         gjkb_destroy(ctx);
     }
 }
