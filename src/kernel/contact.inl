@@ -7,7 +7,8 @@
  * separated answers are contact mode's as they stand (distance mode's
  * numbers, no points), and those that need points (touching, or within
  * max_distance) get them along GJK's axis: two boxes by face clipping, a
- * sphere and a sphere or box as one point. Lanes left (cores overlapping in other kinds, margins, float
+ * sphere or a capsule's end touching a sphere, capsule or box as one
+ * point. Lanes left (cores overlapping in other kinds, margins, float
  * that cannot decide) are answered by the double-precision reference
  * (K_REFINE), which the pipeline runs per pair. */
 
@@ -145,20 +146,59 @@ static GJKB_INLINE iw ct_box_face(v3w u)
     return mb_face_key(mb_ipick(ax, 0, 1, 2), fw_gt(mb_pick(ax, u.x, u.y, u.z), fw_zero()));
 }
 
-/* One point where a sphere touches: the witnesses a (A's frame, scaled)
- * and the signed distance, keyed by the sphere's vertex and the other
- * side's face (a box without margin) or vertex (a sphere). */
-static GJKB_INLINE void ct_sphere_point(const pack_w *k, const gjkb__world *w, size_t o, v3w n, v3w a, fw dist,
-                                        mb_out *mf, mw *ok)
+/* The manifold's feature rule (docs/contacts.md), as far as the one-point
+ * path needs it: a capsule's segment is its feature where it leans off
+ * perpendicular to u by at most CT_SEG_SIN, or where its tilt's cosine
+ * reaches max(CT_ALIGN_COS, 1 - CT_MARGIN_SHARE * band / margin); the
+ * reference's own constants. Within CT_RULE_SLACK of either bound the
+ * lane goes to the reference: GJK's float axis must not decide. */
+#define CT_SEG_SIN 1.5e-3f
+#define CT_ALIGN_COS 0.5f
+#define CT_MARGIN_SHARE 0.1f
+#define CT_RULE_SLACK 1e-4f
+
+/* One side's feature along u (its own frame) for the one-point path:
+ * known where the rule decides clearly; point (a sphere, a capsule's end)
+ * or flat (a capsule's segment, a box's face); its key. */
+typedef struct ct_side {
+    mw known, point;
+    iw key;
+} ct_side;
+
+static GJKB_INLINE ct_side ct_side_of(const pack_w *k, const shape_w *sh, iw kind, v3w u)
 {
-    const iw sphere = iw_splat(GJKB_SPHERE), box = iw_splat(GJKB_BOX);
-    iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
-    mw sa = iw_eq(ka, sphere), sb = iw_eq(kb, sphere);
-    mw box_a = mw_and(sb, mw_and(iw_eq(ka, box), fw_eq(k->ma, fw_zero())));
-    mw box_b = mw_and(sa, mw_and(iw_eq(kb, box), fw_eq(k->mb, fw_zero())));
-    *ok = mw_or(mw_and(sa, sb), mw_or(box_a, box_b));
-    iw face_a = ct_box_face(n), face_b = ct_box_face(m3_mul_t(k->pose.r, v3_neg(n)));
-    iw key = iw_sel(box_a, iw_shl(face_a, 16), iw_sel(box_b, face_b, iw_zero()));
+    const fw zero = fw_zero(), slack = fw_splat(CT_RULE_SLACK);
+    mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
+    mw box = mw_and(iw_eq(kind, iw_splat(GJKB_BOX)), fw_eq(sh->c.margin, zero));
+    fw lean = fw_sqrt(fw_add(fw_mul(u.x, u.x), fw_mul(u.y, u.y))), uz = fw_abs(u.z);
+    /* without a margin the margin's bound is no bound (share 1) */
+    mw round = fw_gt(sh->c.margin, zero);
+    fw share = fw_sel(round, fw_div(fw_mul(fw_splat(CT_MARGIN_SHARE), k->tol),
+                                    fw_sel(round, sh->c.margin, fw_splat(1.0f))), fw_splat(1.0f));
+    fw min_cos = fw_max(fw_splat(CT_ALIGN_COS), fw_sub(fw_splat(1.0f), share));
+    mw long_core = fw_gt(sh->c.h.z, zero);
+    mw segment = mw_and(long_core, mw_or(fw_ge(lean, fw_add(min_cos, slack)),
+                                         fw_le(uz, fw_sub(fw_splat(CT_SEG_SIN), slack))));
+    mw end = mw_or(mw_not(long_core), mw_and(fw_lt(lean, fw_sub(min_cos, slack)),
+                                             fw_gt(uz, fw_add(fw_splat(CT_SEG_SIN), slack))));
+    ct_side r;
+    r.point = mw_or(sphere, mw_and(capsule, end));
+    r.known = mw_or(mw_or(sphere, box), mw_and(capsule, mw_or(segment, end)));
+    iw cap_key = iw_sel(end, mb_key(0, iw_sel(fw_ge(u.z, zero), iw_splat(1), iw_zero())), mb_key(1, iw_zero()));
+    r.key = iw_sel(box, ct_box_face(u), iw_sel(capsule, cap_key, iw_zero()));
+    return r;
+}
+
+/* One point where either feature is a point (a sphere, a capsule's end)
+ * and the other is known: the witnesses a (A's frame, scaled) and the
+ * signed distance, keyed by the two features. */
+static GJKB_INLINE void ct_one_point(const pack_w *k, const gjkb__world *w, size_t o, v3w n, v3w a, fw dist,
+                                     mb_out *mf, mw *ok)
+{
+    ct_side sa = ct_side_of(k, &k->sa, iw_load(w->lane_ka + o), n);
+    ct_side sb = ct_side_of(k, &k->sb, iw_load(w->lane_kb + o), m3_mul_t(k->pose.r, v3_neg(n)));
+    *ok = mw_and(mw_and(sa.known, sb.known), mw_or(sa.point, sb.point));
+    iw key = iw_add(iw_shl(sa.key, 16), sb.key);
     mf->count = iw_splat(1);
     for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
         mf->a[s] = a;
@@ -168,8 +208,8 @@ static GJKB_INLINE void ct_sphere_point(const pack_w *k, const gjkb__world *w, s
 }
 
 /* Manifolds along GJK's axis for the queued lanes `in` that need them:
- * two boxes by face clipping, a sphere's one point from the witnesses, the
- * rest to the reference. Touching lanes' distance comes from their
+ * two boxes by face clipping, one point from the witnesses where a sphere
+ * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
  * witnesses (the loops answer 0 for overlap). */
 static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
                                      const lane_queue *in, ct_points *p)
@@ -219,7 +259,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         mw ok = mw_andnot(boxes, none);
         if (!mw_all(mw_or(ok, mw_not(lanes)))) {
             mb_out ms;
-            ct_sphere_point(&k, &rw, o, n, v3_scale(m3_mul_t(k.ra, aw), k.inv_scale), dist, &ms, &one);
+            ct_one_point(&k, &rw, o, n, v3_scale(m3_mul_t(k.ra, aw), k.inv_scale), dist, &ms, &one);
             one = mw_and(mw_andnot(one, ok), mw_and(mw_and(fine, axis), k.valid));
             mf.count = iw_sel(one, ms.count, mf.count);
             for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
