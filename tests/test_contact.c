@@ -732,6 +732,15 @@ static void test_resting_capsule_cylinder_sphere(void **state)
         assert_true(hypot(r.contacts[k].b[0] + 0.2, r.contacts[k].b[1] - 0.1) <= 0.3 + 1e-6);
     assert_true(manifold_area_z(&r) >= 0.5 * 0.3 * 0.3 * 2.0); /* half the disk's inscribed square */
     run_case("sphere on a box", ground, tu_at(tu_sphere(0.4), 0.5, 0.5, 0.899), points(1, 1, tu_v(0, 0, 1)));
+    /* upright and slightly tilted: the lower end's one point (the wide
+     * kernel answers these itself) */
+    gjkb_result up = run_case("capsule standing on a box", ground, tu_at(tu_capsule(0.2, 0.6), 0.3, -0.4, 1.299),
+                              points(1, 1, tu_v(0, 0, 1)));
+    assert_int_equal(up.contacts[0].feature, (2u << 14 | 5u) << 16 | 0u); /* top face over the -z end */
+    float qt[4];
+    tu_quat_axis_angle(qt, 1, 0, 0, 0.1);
+    run_case("capsule leaning on a box", ground, tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.3, -0.4, 1.29), qt),
+             points(1, 1, tu_v(0, 0, 1)));
     run_case("cone on its base on a box", ground, tu_at(tu_cone(0.3, 0.4), 0, 0, 0.899),
              points(3, 4, tu_v(0, 0, 1)));
 }
