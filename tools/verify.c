@@ -177,7 +177,7 @@ static void print_contact_counts(const verify_counts *vc, int width)
     static const char *const label[CONTACT_CHECKS] = { "count mismatches:", "depth mismatches:",
                                                         "normal mismatches:", "point mismatches:" };
     static const char *const meaning[CONTACT_CHECKS] = {
-        "contact counts differ from the reference, or an overlap has none",
+        "contact counts differ from the reference along the same normal, or an overlap has none",
         "both overlap, depths differ by >",
         "n not unit, or B moved back by the distance along n not touching A within",
         "a contact point off its surface or its normal line by >",

@@ -26,12 +26,27 @@ enum { MB_CANDS = 12 };
  * extent are kept: a face tilted by the feature angle of the reference
  * (REF_FACE_SIN) rises that much. */
 #define MB_RISE 1.5e-3f
+/* A candidate this close to the limit (scaled units: a few float roundings
+ * of its separation) could fall on either side of it in double: the lane
+ * goes to the reference, so that both count the same points. */
+#define MB_SEP_EPS 4e-6f
 
+/* Candidates lie in A's face plane (u, v); distances and areas are
+ * measured in the plane perpendicular to n, as the reference measures
+ * them (nu, nv: n's u and v components; nm: n . A's face normal). */
 typedef struct mb_cand {
     fw x[MB_CANDS], y[MB_CANDS], sep[MB_CANDS];
     iw key[MB_CANDS];
     mw ok[MB_CANDS];
+    fw nu, nv, nm;
 } mb_cand;
+
+/* Squared length of the face-plane offset (dx, dy) seen along n. */
+static GJKB_INLINE fw mb_dist2(const mb_cand *c, fw dx, fw dy)
+{
+    fw along = fw_add(fw_mul(dx, c->nu), fw_mul(dy, c->nv));
+    return fw_sub(fw_add(fw_mul(dx, dx), fw_mul(dy, dy)), fw_mul(along, along));
+}
 
 /* Up to four contact points: A's point, its separation along n, keys. */
 typedef struct mb_out {
@@ -301,28 +316,34 @@ static GJKB_INLINE mb_pt mb_deepest(const mb_cand *c, mw *none)
 }
 
 /* Keeps the candidates at most max(keep, dist + MB_RISE * extent) apart
- * along n, extent the candidates' spread from the deepest one (as the
- * reference); returns the deepest. */
+ * along n, extent the candidates' largest spread (as the reference: a
+ * measure that does not depend on which of two equally deep points is
+ * taken); returns the deepest. */
 static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
 {
     mb_pt deep = mb_deepest(c, none);
     fw extent2 = fw_zero();
-    for (int i = 0; i < MB_CANDS; i++) {
-        fw dx = fw_sub(c->x[i], deep.x), dy = fw_sub(c->y[i], deep.y);
-        fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
-        extent2 = fw_sel(mw_and(c->ok[i], fw_gt(d2, extent2)), d2, extent2);
-    }
-    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(extent2))));
     for (int i = 0; i < MB_CANDS; i++)
+        for (int j = i + 1; j < MB_CANDS; j++) {
+            fw d2 = mb_dist2(c, fw_sub(c->x[i], c->x[j]), fw_sub(c->y[i], c->y[j]));
+            extent2 = fw_sel(mw_and(mw_and(c->ok[i], c->ok[j]), fw_gt(d2, extent2)), d2, extent2);
+        }
+    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(extent2))));
+    mw unsure = mw_false();
+    for (int i = 0; i < MB_CANDS; i++) {
+        unsure = mw_or(unsure, mw_and(c->ok[i], fw_le(fw_abs(fw_sub(c->sep[i], limit)), fw_splat(MB_SEP_EPS))));
         c->ok[i] = mw_and(c->ok[i], fw_le(c->sep[i], limit));
+    }
+    /* a point at the limit within float's rounding: the reference decides */
+    *none = mw_or(*none, unsure);
     return deep;
 }
 
 /* Whether candidate i is apart from point p (not its twin). */
 static GJKB_INLINE mw mb_apart(const mb_cand *c, int i, mb_pt p)
 {
-    fw dx = fw_sub(c->x[i], p.x), dy = fw_sub(c->y[i], p.y);
-    return fw_gt(fw_add(fw_mul(dx, dx), fw_mul(dy, dy)), fw_splat(MB_DIST_EPS * MB_DIST_EPS));
+    fw d2 = mb_dist2(c, fw_sub(c->x[i], p.x), fw_sub(c->y[i], p.y));
+    return fw_gt(d2, fw_splat(MB_DIST_EPS * MB_DIST_EPS));
 }
 
 /* The least area a point must add to `area`: MB_AREA_EPS, or more than the
@@ -340,15 +361,14 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
     const fw eps2 = fw_splat(MB_DIST_EPS * MB_DIST_EPS);
     fw best1 = eps2, best2 = mb_floor(fw_zero());
     for (int i = 0; i < MB_CANDS; i++) {
-        fw dx = fw_sub(c->x[i], pt[0].x), dy = fw_sub(c->y[i], pt[0].y);
-        fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
+        fw d2 = mb_dist2(c, fw_sub(c->x[i], pt[0].x), fw_sub(c->y[i], pt[0].y));
         mw better = mw_and(c->ok[i], fw_gt(d2, best1));
         best1 = fw_sel(better, d2, best1);
         pt[1] = mb_take(better, c, i, pt[1]);
     }
     mw has1 = fw_gt(best1, eps2);
     for (int i = 0; i < MB_CANDS; i++) {
-        fw area = fw_abs(mb_cross(pt[0], pt[1], c->x[i], c->y[i]));
+        fw area = fw_mul(c->nm, fw_abs(mb_cross(pt[0], pt[1], c->x[i], c->y[i])));
         mw better = mw_and(mw_and(c->ok[i], mw_and(mb_apart(c, i, pt[0]), mb_apart(c, i, pt[1]))),
                            fw_gt(area, best2));
         best2 = fw_sel(better, area, best2);
@@ -357,7 +377,7 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
     mw has2 = mw_and(has1, fw_gt(best2, mb_floor(fw_zero())));
     fw floor3 = mb_floor(best2), best3 = floor3;
     for (int i = 0; i < MB_CANDS; i++) {
-        fw area = mb_area4(pt[0], pt[1], pt[2], c->x[i], c->y[i]);
+        fw area = fw_mul(c->nm, mb_area4(pt[0], pt[1], pt[2], c->x[i], c->y[i]));
         mw apart = mw_and(mb_apart(c, i, pt[0]), mw_and(mb_apart(c, i, pt[1]), mb_apart(c, i, pt[2])));
         mw better = mw_and(mw_and(c->ok[i], apart), fw_gt(area, best3));
         best3 = fw_sel(better, area, best3);
@@ -381,6 +401,9 @@ static GJKB_INLINE void mb_manifold(const pack_w *k, v3w n, fw dist, fw keep, mb
     for (int i = 0; i < 4; i++)
         mb_clip_edge(&f, i, &c);
     mb_corners(&f, n, &c);
+    c.nu = f.np.y;
+    c.nv = f.np.z;
+    c.nm = f.nm;
     mb_pt pt[GJKB_MAX_CONTACTS];
     pt[0] = mb_filter(&c, dist, keep, none);
     pt[0].sep = dist;   /* the deepest is at the pair's distance */

@@ -457,7 +457,6 @@ static int lift_and_keep(const ref_setup *su, const m_plane *pl, const m_poly *f
                          int nc, double dist, double keep, ref_contact_point *pts)
 {
     ref_contact_point all[M_MAX_CANDS];
-    int deep = 0;
     for (int i = 0; i < nc; i++) {
         ref_vec la = lift(fa, pl, c[i].x, c[i].y), lb = lift(fb, pl, c[i].x, c[i].y);
         ref_contact_point *p = &all[i];
@@ -465,15 +464,17 @@ static int lift_and_keep(const ref_setup *su, const m_plane *pl, const m_poly *f
         p->a = madd(la, pl->n, su->margin_a);
         p->b = madd(p->a, pl->n, p->sep);
         p->feature = (uint32_t)c[i].ka << 16 | c[i].kb;
-        if (p->sep < all[deep].sep)
-            deep = i;
     }
-    /* The manifold's extent: how far its points spread from the deepest
-     * (at least half their diameter). Faces within the tolerance angle may
-     * rise that much over it. */
+    /* The manifold's extent: its points' largest spread (not the spread
+     * from the deepest, which depends on which of two equally deep points
+     * is taken). Faces within the tolerance angle may rise that much. */
     double extent = 0.0;
     for (int i = 0; i < nc; i++)
-        extent = fmax(extent, hypot(c[i].x - c[deep].x, c[i].y - c[deep].y));
+        for (int j = i + 1; j < nc; j++) {
+            double d = hypot(c[i].x - c[j].x, c[i].y - c[j].y);
+            if (d > extent)
+                extent = d;
+        }
     double limit = fmax(keep, dist + REF_FACE_SIN * extent + M_SNAP);
     int kept = 0;
     for (int i = 0; i < nc; i++) {
