@@ -31,21 +31,50 @@ enum { MB_CANDS = 12 };
  * goes to the reference, so that both count the same points. */
 #define MB_SEP_EPS 4e-6f
 
-/* Candidates lie in A's face plane (u, v); distances and areas are
- * measured in the plane perpendicular to n, as the reference measures
- * them (nu, nv: n's u and v components; nm: n . A's face normal). */
+/* Candidates: clipped in A's face plane (u, v), then seen along n in
+ * an orthonormal frame of the plane perpendicular to n (mb_view), where
+ * the reduction measures distances and areas as the reference does. */
 typedef struct mb_cand {
     fw x[MB_CANDS], y[MB_CANDS], sep[MB_CANDS];
     iw key[MB_CANDS];
     mw ok[MB_CANDS];
-    fw nu, nv, nm;
 } mb_cand;
 
-/* Squared length of the face-plane offset (dx, dy) seen along n. */
-static GJKB_INLINE fw mb_dist2(const mb_cand *c, fw dx, fw dy)
+/* The linear map from A's face plane (u, v) to the plane perpendicular
+ * to n seen along n: rows (a, b) and (c, d), determinant n . A's face
+ * normal (> 0.57). */
+typedef struct mb_view {
+    fw a, b, c, d, det;
+} mb_view;
+
+static GJKB_INLINE mb_view mb_view_of(v3w nf)
 {
-    fw along = fw_add(fw_mul(dx, c->nu), fw_mul(dy, c->nv));
-    return fw_sub(fw_add(fw_mul(dx, dx), fw_mul(dy, dy)), fw_mul(along, along));
+    /* p1: u with its part along n removed, p2 = n x p1 (unit) */
+    fw len = fw_sqrt(fw_sub(fw_splat(1.0f), fw_mul(nf.y, nf.y)));
+    fw inv = fw_div(fw_splat(1.0f), len);
+    v3w p1 = v3_scale(v3_make(fw_neg(fw_mul(nf.y, nf.x)), fw_sub(fw_splat(1.0f), fw_mul(nf.y, nf.y)),
+                              fw_neg(fw_mul(nf.y, nf.z))), inv);
+    v3w p2 = v3_cross(nf, p1);
+    mb_view v = { p1.y, p1.z, p2.y, p2.z, fw_zero() };
+    v.det = fw_sub(fw_mul(v.a, v.d), fw_mul(v.b, v.c));
+    return v;
+}
+
+static GJKB_INLINE void mb_to_view(const mb_view *v, mb_cand *c)
+{
+    for (int i = 0; i < MB_CANDS; i++) {
+        fw x = c->x[i], y = c->y[i];
+        c->x[i] = fw_add(fw_mul(v->a, x), fw_mul(v->b, y));
+        c->y[i] = fw_add(fw_mul(v->c, x), fw_mul(v->d, y));
+    }
+}
+
+/* A point of the view back in A's face plane: (u, v). */
+static GJKB_INLINE void mb_from_view(const mb_view *v, fw x, fw y, fw *u, fw *w)
+{
+    fw inv = fw_div(fw_splat(1.0f), v->det);
+    *u = fw_mul(fw_sub(fw_mul(v->d, x), fw_mul(v->b, y)), inv);
+    *w = fw_mul(fw_sub(fw_mul(v->a, y), fw_mul(v->c, x)), inv);
 }
 
 /* Up to four contact points: A's point, its separation along n, keys. */
@@ -325,7 +354,8 @@ static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
     fw extent2 = fw_zero();
     for (int i = 0; i < MB_CANDS; i++)
         for (int j = i + 1; j < MB_CANDS; j++) {
-            fw d2 = mb_dist2(c, fw_sub(c->x[i], c->x[j]), fw_sub(c->y[i], c->y[j]));
+            fw dx = fw_sub(c->x[i], c->x[j]), dy = fw_sub(c->y[i], c->y[j]);
+            fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
             extent2 = fw_sel(mw_and(mw_and(c->ok[i], c->ok[j]), fw_gt(d2, extent2)), d2, extent2);
         }
     fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(extent2))));
@@ -342,8 +372,8 @@ static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
 /* Whether candidate i is apart from point p (not its twin). */
 static GJKB_INLINE mw mb_apart(const mb_cand *c, int i, mb_pt p)
 {
-    fw d2 = mb_dist2(c, fw_sub(c->x[i], p.x), fw_sub(c->y[i], p.y));
-    return fw_gt(d2, fw_splat(MB_DIST_EPS * MB_DIST_EPS));
+    fw dx = fw_sub(c->x[i], p.x), dy = fw_sub(c->y[i], p.y);
+    return fw_gt(fw_add(fw_mul(dx, dx), fw_mul(dy, dy)), fw_splat(MB_DIST_EPS * MB_DIST_EPS));
 }
 
 /* The least area a point must add to `area`: MB_AREA_EPS, or more than the
@@ -361,14 +391,15 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
     const fw eps2 = fw_splat(MB_DIST_EPS * MB_DIST_EPS);
     fw best1 = eps2, best2 = mb_floor(fw_zero());
     for (int i = 0; i < MB_CANDS; i++) {
-        fw d2 = mb_dist2(c, fw_sub(c->x[i], pt[0].x), fw_sub(c->y[i], pt[0].y));
+        fw dx = fw_sub(c->x[i], pt[0].x), dy = fw_sub(c->y[i], pt[0].y);
+        fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
         mw better = mw_and(c->ok[i], fw_gt(d2, best1));
         best1 = fw_sel(better, d2, best1);
         pt[1] = mb_take(better, c, i, pt[1]);
     }
     mw has1 = fw_gt(best1, eps2);
     for (int i = 0; i < MB_CANDS; i++) {
-        fw area = fw_mul(c->nm, fw_abs(mb_cross(pt[0], pt[1], c->x[i], c->y[i])));
+        fw area = fw_abs(mb_cross(pt[0], pt[1], c->x[i], c->y[i]));
         mw better = mw_and(mw_and(c->ok[i], mw_and(mb_apart(c, i, pt[0]), mb_apart(c, i, pt[1]))),
                            fw_gt(area, best2));
         best2 = fw_sel(better, area, best2);
@@ -377,7 +408,7 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
     mw has2 = mw_and(has1, fw_gt(best2, mb_floor(fw_zero())));
     fw floor3 = mb_floor(best2), best3 = floor3;
     for (int i = 0; i < MB_CANDS; i++) {
-        fw area = fw_mul(c->nm, mb_area4(pt[0], pt[1], pt[2], c->x[i], c->y[i]));
+        fw area = mb_area4(pt[0], pt[1], pt[2], c->x[i], c->y[i]);
         mw apart = mw_and(mb_apart(c, i, pt[0]), mw_and(mb_apart(c, i, pt[1]), mb_apart(c, i, pt[2])));
         mw better = mw_and(mw_and(c->ok[i], apart), fw_gt(area, best3));
         best3 = fw_sel(better, area, best3);
@@ -401,9 +432,8 @@ static GJKB_INLINE void mb_manifold(const pack_w *k, v3w n, fw dist, fw keep, mb
     for (int i = 0; i < 4; i++)
         mb_clip_edge(&f, i, &c);
     mb_corners(&f, n, &c);
-    c.nu = f.np.y;
-    c.nv = f.np.z;
-    c.nm = f.nm;
+    mb_view view = mb_view_of(f.np);
+    mb_to_view(&view, &c);
     mb_pt pt[GJKB_MAX_CONTACTS];
     pt[0] = mb_filter(&c, dist, keep, none);
     pt[0].sep = dist;   /* the deepest is at the pair's distance */
@@ -411,7 +441,9 @@ static GJKB_INLINE void mb_manifold(const pack_w *k, v3w n, fw dist, fw keep, mb
         pt[i] = pt[0];
     out->count = iw_sel(*none, iw_zero(), mb_spread(&c, pt));
     for (int i = 0; i < GJKB_MAX_CONTACTS; i++) {
-        out->a[i] = mb_from_face(f.ax, v3_make(fw_mul(f.s, f.ha.x), pt[i].x, pt[i].y));
+        fw u, v;
+        mb_from_view(&view, pt[i].x, pt[i].y, &u, &v);
+        out->a[i] = mb_from_face(f.ax, v3_make(fw_mul(f.s, f.ha.x), u, v));
         out->sep[i] = pt[i].sep;
         out->key[i] = pt[i].key;
     }
