@@ -170,7 +170,10 @@ static inline fw fw_gather_f64(const double *base, iw idx)
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info); by a register, as
  * the immediate forms need a constant the compiler may not see ---- */
-static inline iw iw_shl(iw a, int n) { return simde_vshlq_s32(a, simde_vdupq_n_s32(n)); }
+static inline iw iw_shl(iw a, int n)   /* unsigned: bits may shift into the sign (feature keys) */
+{
+    return simde_vreinterpretq_s32_u32(simde_vshlq_u32(simde_vreinterpretq_u32_s32(a), simde_vdupq_n_s32(n)));
+}
 static inline iw iw_shr(iw a, int n)   /* logical: a negative count shifts right */
 {
     return simde_vreinterpretq_s32_u32(simde_vshlq_u32(simde_vreinterpretq_u32_s32(a), simde_vdupq_n_s32(-n)));
