@@ -207,6 +207,28 @@ static GJKB_INLINE void ct_one_point(const pack_w *k, const gjkb__world *w, size
     }
 }
 
+/* No points (count 0, zeros). */
+static GJKB_INLINE void ct_no_points(mb_out *mf)
+{
+    mf->count = iw_zero();
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        mf->a[s] = v3_zero();
+        mf->sep[s] = fw_zero();
+        mf->key[s] = iw_zero();
+    }
+}
+
+/* The lanes m of `from` into mf. */
+static GJKB_INLINE void ct_take_points(mb_out *mf, const mb_out *from, mw m)
+{
+    mf->count = iw_sel(m, from->count, mf->count);
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        mf->a[s] = v3_sel(m, from->a[s], mf->a[s]);
+        mf->sep[s] = fw_sel(m, from->sep[s], mf->sep[s]);
+        mf->key[s] = iw_sel(m, from->key[s], mf->key[s]);
+    }
+}
+
 /* Manifolds along GJK's axis for the queued lanes `in` that need them:
  * two boxes by face clipping, one point from the witnesses where a sphere
  * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
@@ -239,12 +261,8 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         /* GJK's axis is a direction only where the cores are clearly apart:
          * nearly touching boxes take the separating axis instead. */
         mw axis = fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN));
-        mb_out mf = { .count = iw_zero() };
-        for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
-            mf.a[s] = v3_zero();
-            mf.sep[s] = fw_zero();
-            mf.key[s] = iw_zero();
-        }
+        mb_out mf;
+        ct_no_points(&mf);
         mw none = mw_true(), boxes = mw_and(ct_boxes(&rw, o, &k), fine), one = mw_false();
         if (mw_any(mw_andnot(boxes, axis))) {
             fw sep;
@@ -261,12 +279,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
             mb_out ms;
             ct_one_point(&k, &rw, o, n, v3_scale(m3_mul_t(k.ra, aw), k.inv_scale), dist, &ms, &one);
             one = mw_and(mw_andnot(one, ok), mw_and(mw_and(fine, axis), k.valid));
-            mf.count = iw_sel(one, ms.count, mf.count);
-            for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
-                mf.a[s] = v3_sel(one, ms.a[s], mf.a[s]);
-                mf.sep[s] = fw_sel(one, ms.sep[s], mf.sep[s]);
-                mf.key[s] = iw_sel(one, ms.key[s], mf.key[s]);
-            }
+            ct_take_points(&mf, &ms, one);
         }
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */
