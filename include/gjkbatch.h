@@ -336,13 +336,15 @@ GJKB_API gjkb_error gjkb_query_batch(gjkb_context *ctx, const gjkb_bodies *bodie
  * is one of those lanes doing a pair's step (the sum of the pairs'
  * iterations, counted where the kernel ran them). Lane utilization is
  * lane_steps / (bundle_steps * width); the reference backend counts
- * nothing, nor does contact mode (answered by the reference on every
- * backend for now). The counts are the same for every thread count. */
+ * nothing. Contact mode counts its GJK and depth steps. The counts are the
+ * same for every thread count. */
 typedef struct gjkb_stats {
     uint32_t width;          /* lanes per bundle of the context's backend (0: reference) */
     uint64_t pairs;          /* pairs given to the wide kernel */
     uint64_t bundle_steps;
     uint64_t lane_steps;
+    uint64_t refined;        /* of those, pairs float could not settle: answered by the
+                                double-precision reference inside the call */
 } gjkb_stats;
 
 GJKB_API gjkb_error gjkb_stats_get(const gjkb_context *ctx, gjkb_stats *out);

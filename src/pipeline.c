@@ -54,7 +54,8 @@ _Static_assert(sizeof(int32_t) == sizeof(float), "the lane inputs are slices of 
 #define PAIR_SCRATCH_BYTES ((3 + LANE_INPUTS) * sizeof(uint32_t) + sizeof(uint8_t))
 
 /* The lane arrays of gjkb__lanes, all 4-byte elements, in one list: the
- * answer's, then the manifold's count, points and keys. */
+ * answer's, then the manifold's count, points and keys, then the final
+ * simplex the contact loops hand to the depth solver. */
 static void **lane_array(gjkb__lanes *l, int i)
 {
     void **fields[] = {
@@ -69,7 +70,10 @@ static void **lane_array(gjkb__lanes *l, int i)
     if (i < POINTS)
         return (void **)&l->mpt[i / GJKB_K_POINT_FIELDS][i % GJKB_K_POINT_FIELDS];
     i -= POINTS;
-    return i < GJKB_MAX_CONTACTS ? (void **)&l->mkey[i] : NULL;
+    if (i < GJKB_MAX_CONTACTS)
+        return (void **)&l->mkey[i];
+    i -= GJKB_MAX_CONTACTS;
+    return i < GJKB_K_FINAL_FIELDS ? (void **)&l->fin[i] : NULL;
 }
 
 /* One aligned block behind a chunk's lane arrays, with the thread's step
@@ -559,8 +563,10 @@ static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb
     if (p->mode == GJKB_CONTACT)
         scatter_manifold(l, idx, lanes, bodies, pairs, results);
     for (uint32_t j = 0; j < lanes; j++)
-        if (l->status[j] == GJKB_K_STATUS_REFINE)
+        if (l->status[j] == GJKB_K_STATUS_REFINE) {
             scatter_refined(ctx, bodies, pairs, idx[j], p, w, results);
+            l->counts->refined++;
+        }
 }
 
 /* The key pass of part q: the batch's, or from the sweep's info. */
@@ -666,7 +672,7 @@ static gjkb_error batch_plan(batch *b, const gjkb_query *warm)
     /* After records_reserve, which may move the records. */
     b->w = world_of(ctx, b->bodies, b->p, warm, b->records ? b->s->records : NULL);
     for (int t = 0; t < b->team; t++)
-        *lanes_of(b->s, t)->counts = (gjkb__counts){ .bundle_steps = 0, .lane_steps = 0 };
+        *lanes_of(b->s, t)->counts = (gjkb__counts){ .bundle_steps = 0, .lane_steps = 0, .refined = 0 };
     return GJKB_OK;
 }
 
@@ -760,6 +766,7 @@ static void add_stats(gjkb_context *ctx, const batch *b)
         const gjkb__counts *c = lanes_of(b->s, t)->counts;
         ctx->stats.bundle_steps += c->bundle_steps;
         ctx->stats.lane_steps += c->lane_steps;
+        ctx->stats.refined += c->refined;
     }
 }
 

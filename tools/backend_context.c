@@ -38,4 +38,6 @@ void print_lane_use(const gjkb_context *ctx, int width)
     printf("%-*s %.1f%% (%.2f steps per pair, %u lanes per bundle)\n", width, "lane utilization:",
            100.0 * (double)st.lane_steps / ((double)st.bundle_steps * st.width),
            (double)st.lane_steps / (double)st.pairs, st.width);
+    printf("%-*s %llu (%.2f%%: float could not settle them)\n", width, "refined pairs:",
+           (unsigned long long)st.refined, 100.0 * (double)st.refined / (double)st.pairs);
 }

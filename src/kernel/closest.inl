@@ -96,6 +96,7 @@ typedef struct cl_lanes {
     v3w plane_a, plane_b;
     iw iters;
     gjkb__counts counts;
+    final_w fin;      /* contact mode: the tetrahedron that enclosed the origin */
 } cl_lanes;
 
 static GJKB_INLINE void cl_start(const pack_w *pk, cl_state *st, cl_lanes *t)
@@ -119,6 +120,9 @@ static GJKB_INLINE void cl_start(const pack_w *pk, cl_state *st, cl_lanes *t)
     t->plane_a = t->plane_b = v3_make(nan, nan, nan);
     t->iters = iw_zero();
     t->counts.bundle_steps = t->counts.lane_steps = 0;
+    for (int i = 0; i < 4; i++)
+        t->fin.q[i] = t->fin.qa[i] = v3_zero();
+    t->fin.n = zero;
 }
 
 /* Step `it` (counted from the loop's start, base steps before it): the
@@ -158,11 +162,16 @@ static GJKB_INLINE v3w cl_plane(const pack_w *pk, const gjkb__world *world, cl_s
  * progress on a sliver simplex (curved shapes converge slowly), so a few
  * such steps since the last new low are taken. */
 static GJKB_INLINE void cl_advance(const pack_w *pk, cl_state *st, cl_lanes *t, v3w w, v3w pa, uint32_t it,
-                                   const int distance_mode)
+                                   const int distance_mode, const int final)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f);
     step_w c = cl_step(&st->sx, w, pa, t->active, distance_mode);
     mw core = mw_and(t->active, mw_or(c.enclosed, fw_le(c.vv, pk->core2)));
+    if (final) {
+        mw enc = mw_and(t->active, c.enclosed);
+        if (mw_any(enc))
+            fin_take(&t->fin, enc, sx_final(st->sx.q, st->sx.qa, st->sx.n, enc, w, pa));
+    }
     mw stall = mw_andnot(t->active, core);
     if (it > 0) {
         mw progress = fw_lt(c.vv, st->best_vv);
@@ -227,7 +236,7 @@ static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_l
  * from the start or from the state in c->resume. Lanes still going after
  * the last step, short of the bound, get K_RETRY and their state in
  * c->spill; returns their bits. */
-static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mode)
+static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mode, const int final)
 {
     pack_w pk;
     pk_bundle(c->w, c->order, c->count, c->o, distance_mode, &pk);
@@ -243,7 +252,7 @@ static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mod
         v3w w = cl_plane(&pk, c->w, &st, &t, it, c->base, &pa);
         if (!mw_any(t.active))
             break;
-        cl_advance(&pk, &st, &t, w, pa, it, distance_mode);
+        cl_advance(&pk, &st, &t, w, pa, it, distance_mode, final);
     }
     mw retry = end < bound ? mw_and(t.active, pk.valid) : mw_false();
     mw limit;
@@ -260,5 +269,7 @@ static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mod
                  .done_core = t.done_core, .lower = t.lower, .plane_a = t.plane_a, .plane_b = t.plane_b,
                  .limit = limit };
     vd_store_distance(c, &pk, &e);
+    if (final)
+        fin_store(c, &t.fin);
     return bits;
 }

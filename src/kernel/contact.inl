@@ -234,7 +234,7 @@ static GJKB_INLINE void ct_take_points(mb_out *mf, const mb_out *from, mw m)
  * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
  * witnesses (the loops answer 0 for overlap). */
 static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                     const lane_queue *in, ct_points *p)
+                                     const lane_queue *in, const int32_t *solved, ct_points *p)
 {
     ls_chunk ch;
     gjkb__world rw = ls_chunk_world(w, order, in, 0, &ch);
@@ -261,6 +261,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         /* GJK's axis is a direction only where the cores are clearly apart:
          * nearly touching boxes take the separating axis instead. */
         mw axis = fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN));
+        axis = mw_or(axis, mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero())));
         mb_out mf;
         ct_no_points(&mf);
         mw none = mw_true(), boxes = mw_and(ct_boxes(&rw, o, &k), fine), one = mw_false();
@@ -299,19 +300,35 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
     memcpy(ids, q[0].lane, n * sizeof ids[0]);
     q[2].n = 0;
     ls_drain(w, order, l, loops, &q[0], &q[1], &q[2], 1);
-    lane_queue *need = &q[0];
-    need->n = 0;
+    lane_queue *deep = &q[1];
+    deep->n = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = ids[i];
         if (l->status[j] == K_LIMIT)
             l->status[j] = K_REFINE;
-        else if (ct_needs_points(w, l, j))
+        else if (l->status[j] == K_OVERLAP && l->fin[GJKB_K_FINAL_COUNT][j] == 4.0f)
+            deep->lane[deep->n++] = j;
+    }
+    _Alignas(64) int32_t solved_deep[LS_QCAP], solved[LS_QROW];
+    if (deep->n > 0)
+        ep_run(w, order, l, deep, solved_deep);
+    lane_queue *need = &q[0];
+    need->n = 0;
+    for (uint32_t i = 0, d = 0; i < n; i++) {
+        uint32_t j = ids[i];
+        int is_deep = d < deep->n && deep->lane[d] == j;
+        if (is_deep && !solved_deep[d++]) {
+            l->status[j] = K_REFINE;
+        } else if (l->status[j] != K_REFINE && ct_needs_points(w, l, j)) {
+            solved[need->n] = is_deep;
             need->lane[need->n++] = j;
+        }
     }
     if (need->n == 0)
         return;
+    memset(solved + need->n, 0, GJKB_W * sizeof solved[0]);
     ct_points p;
-    ct_points_of(w, order, l, need, &p);
+    ct_points_of(w, order, l, need, solved, &p);
     for (uint32_t i = 0; i < need->n; i++) {
         uint32_t j = need->lane[i];
         if (!p.ok[i]) {

@@ -23,6 +23,7 @@
  *   light.inl    the light loop: triple-product directions, no weights
  *   lanes.inl    the lane scheduler: passes, pauses, queues, hand-overs
  *   contact_box.inl, manifold_box.inl  two boxes' depth and manifold
+ *   epa.inl      the depth of overlapping cores, from the final simplex
  *   contact.inl  contact mode: closed forms, the rest through the loops
  *   records.inl  per-body records
  * A query is a table of loop descriptors below (docs/extending.md). */
@@ -81,6 +82,7 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 #include "kernel/lanes.inl"
 #include "kernel/contact_box.inl"
 #include "kernel/manifold_box.inl"
+#include "kernel/epa.inl"
 #include "kernel/contact.inl"
 #include "kernel/records.inl"
 
@@ -99,12 +101,17 @@ static GJKB_INLINE unsigned light_bundle(const loop_call *c, unsigned *handover)
 static GJKB_INLINE unsigned hit_bundle(const loop_call *c, unsigned *handover)
 {
     *handover = 0;
-    return cl_bundle(c, 0);
+    return cl_bundle(c, 0, 0);
 }
 static GJKB_INLINE unsigned distance_bundle(const loop_call *c, unsigned *handover)
 {
     *handover = 0;
-    return cl_bundle(c, 1);
+    return cl_bundle(c, 1, 0);
+}
+static GJKB_INLINE unsigned contact_bundle(const loop_call *c, unsigned *handover)
+{
+    *handover = 0;
+    return cl_bundle(c, 1, 1);
 }
 
 /* Hit mode: the proof loop, then the closest-point loop afresh for the
@@ -121,6 +128,14 @@ static const loop_desc k_distance_loops[] = {
     { .bundle = light_bundle, .rows = LT_ROWS_DIST, .witnesses = 1, .cap = GJKB_K_DIST_CAP,
       .steps = GJKB_K_LIGHT_STEPS, .next = 1, .hand_rows = CL_ROWS_DIST },
     { .bundle = distance_bundle, .rows = CL_ROWS_DIST, .witnesses = 1, .cap = GJKB_K_DIST_CAP, .next = -1 },
+};
+
+/* Contact mode: the lanes no closed form answers, through the
+ * closest-point loop alone, which hands its final simplex to the depth
+ * solver where the cores overlap (the light loop keeps no A parts). */
+static const loop_desc k_contact_loops[] = {
+    { .bundle = contact_bundle, .rows = CL_ROWS_DIST, .witnesses = 1, .final = 1, .cap = GJKB_K_DIST_CAP,
+      .next = -1 },
 };
 
 /* One scheduler per query, each a function of its own (so that neither's
@@ -140,7 +155,7 @@ __attribute__((noinline)) GJKB_FLATTEN static void run_distance(const gjkb__worl
 __attribute__((noinline)) GJKB_FLATTEN static void run_contact(const gjkb__world *w, const uint32_t *order, uint32_t count,
                                                   const gjkb__lanes *l)
 {
-    ct_run(w, order, count, l, k_distance_loops);
+    ct_run(w, order, count, l, k_contact_loops);
 }
 
 /* The exported entry: the pairs order[0, count) of a chunk. */

@@ -18,6 +18,7 @@ typedef struct loop_desc {
     unsigned (*bundle)(const loop_call *c, unsigned *handover);
     int rows;           /* floats of state per lane between passes */
     int witnesses;      /* writes points and axis */
+    int final;          /* writes the final simplex (contact mode) */
     uint32_t cap;       /* steps per pass */
     uint32_t steps;     /* a light loop's budget per lane (within the bound); 0: the bound */
     int next;           /* index of the loop taking the lanes handed on, or -1
@@ -134,11 +135,14 @@ static GJKB_INLINE void ls_pass(const gjkb__world *w, const uint32_t *order, con
     _Alignas(64) int32_t status[LS_QCAP], iters[LS_QCAP];
     _Alignas(64) float res[LS_OUT][LS_QCAP];
     _Alignas(64) float spill[LS_ROWS * GJKB_W], hand_spill[LS_ROWS * GJKB_W];
+    _Alignas(64) float fin[GJKB_K_FINAL_FIELDS][LS_QCAP];
     const uint32_t n = in->n;
     gjkb__world rw = ls_chunk_world(w, order, in, fresh, &k);
     gjkb__lanes rl = { .status = status, .iterations = iters, .dist = res[0],
                        .ax = res[1], .ay = res[2], .az = res[3], .bx = res[4], .by = res[5], .bz = res[6],
                        .nx = res[7], .ny = res[8], .nz = res[9], .counts = l->counts };
+    for (int f = 0; f < GJKB_K_FINAL_FIELDS; f++)
+        rl.fin[f] = fin[f];
     loop_call c = { .w = &rw, .order = k.iota, .count = n, .l = &rl, .start = start, .cap = d->cap, .base = base,
                     .budget = ls_budget(w, d), .stride = LS_QROW, .spill = spill, .hand_spill = hand_spill };
     for (uint32_t o = 0; o < n; o += GJKB_W) {
@@ -160,6 +164,9 @@ static GJKB_INLINE void ls_pass(const gjkb__world *w, const uint32_t *order, con
         if (d->witnesses)
             for (int f = 0; f < 9; f++)
                 to[f][j] = res[1 + f][i];
+        if (d->final)
+            for (int f = 0; f < GJKB_K_FINAL_FIELDS; f++)
+                l->fin[f][j] = fin[f][i];
     }
 }
 

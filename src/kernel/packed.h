@@ -25,10 +25,15 @@
  * them (gjkb_stats). */
 typedef struct gjkb__counts {
     uint64_t bundle_steps, lane_steps;
+    uint64_t refined;       /* lanes answered by the reference (counted by the pipeline) */
 } gjkb__counts;
 
 /* A contact point's float fields in the lane arrays: a, b, separation. */
 enum { GJKB_K_POINT_FIELDS = 7 };
+/* The final simplex a contact-mode loop hands to the depth solver: four
+ * points of A - B, then their four A parts (xyz each, A's scaled frame),
+ * then the point count (4 where the origin was enclosed, else 0). */
+enum { GJKB_K_FINAL_FIELDS = 4 * 3 * 2 + 1, GJKB_K_FINAL_COUNT = GJKB_K_FINAL_FIELDS - 1 };
 
 /* Per-lane output arrays of one chunk, and its thread's step counts. */
 typedef struct gjkb__lanes {
@@ -43,6 +48,8 @@ typedef struct gjkb__lanes {
     int32_t *mcount;
     float *mpt[GJKB_MAX_CONTACTS][GJKB_K_POINT_FIELDS];
     int32_t *mkey[GJKB_MAX_CONTACTS];
+    /* Contact mode: the final simplex per lane (GJKB_K_FINAL_FIELDS). */
+    float *fin[GJKB_K_FINAL_FIELDS];
     gjkb__counts *counts;
 } gjkb__lanes;
 

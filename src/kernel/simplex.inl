@@ -37,8 +37,8 @@ typedef struct simplex_w {
  * loop carries witnesses); n = 4 where the origin was enclosed, the fourth
  * point being the one that enclosed it. A loop builds it (sx_final) where
  * the cascade reports `enclosed`, from its simplex before that step's
- * update and the new point: the place a depth query starts from. No query
- * takes it yet, so no loop pays for it yet. */
+ * update and the new point: the place the depth solver (epa.inl) starts
+ * from. Only the contact loop builds it, so no other loop pays for it. */
 typedef struct final_w {
     v3w q[4], qa[4];
     fw n;
@@ -328,4 +328,14 @@ static GJKB_INLINE final_w sx_final(const v3w q[3], const v3w qa[3], fw n, mw en
     f.qa[3] = enc_a;
     f.n = fw_sel(enclosed, fw_splat(4.0f), n);
     return f;
+}
+
+/* f takes g's lanes m. */
+static GJKB_INLINE void fin_take(final_w *f, mw m, final_w g)
+{
+    for (int i = 0; i < 4; i++) {
+        f->q[i] = v3_sel(m, g.q[i], f->q[i]);
+        f->qa[i] = v3_sel(m, g.qa[i], f->qa[i]);
+    }
+    f->n = fw_sel(m, g.n, f->n);
 }

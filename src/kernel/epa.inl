@@ -1,0 +1,350 @@
+/* epa.inl - the penetration depth of overlapping cores, per lane: the
+ * expanding polytope algorithm (van den Bergen 2001) from the tetrahedron
+ * that enclosed the origin in the contact loop (final_w).
+ *
+ * The polytope lives per lane in plain float (faces counter-clockwise seen
+ * from outside, their unit normals and plane offsets); the support points
+ * of a bundle's lanes are taken together across lanes, each along its own
+ * nearest face's normal. A step removes the faces the new point sees and
+ * closes the hole with a fan over the horizon (the edges of exactly one
+ * removed face). Lane by lane the same operations whatever the width, so
+ * the bits are the same on every width.
+ *
+ * A lane is answered when the support plane along the nearest face's
+ * normal lies within EP_GAP of that face: the depth of the cores is then
+ * that face's offset to within EP_GAP. Anything float cannot settle (a
+ * flat start, a degenerate face, the origin outside a new face, the budget
+ * or the polytope's capacity) leaves the lane to the reference. */
+
+/* Capacity of a lane's polytope and its steps. A polytope's faces are
+ * 2V - 4 at most. */
+enum { EP_VERTS = 40, EP_FACES = 2 * EP_VERTS - 4, EP_EDGES = 48, EP_STEPS = EP_VERTS - 4 };
+/* Converged: the support plane within this of the nearest face (scaled
+ * units), a few float roundings of a coordinate near the extent. */
+#define EP_GAP 1e-6f
+/* A face whose doubled area is below this (scaled units squared) has no
+ * normal float can trust. */
+#define EP_AREA 1e-12f
+
+typedef struct ep_face {
+    uint8_t v[3];
+    float n[3], d;
+} ep_face;
+
+/* One lane's polytope: points of A - B and their A parts. */
+typedef struct ep_poly {
+    float p[EP_VERTS][3], pa[EP_VERTS][3];
+    ep_face f[EP_FACES];
+    int nv, nf;
+    int state;          /* 0 running, 1 converged, -1 left to the reference */
+    int near;           /* the nearest face */
+    int steps;
+} ep_poly;
+
+static GJKB_INLINE float ep_dot(const float *a, const float *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Face (a, b, c) of q at index i: its unit normal and offset; 0 where its
+ * area is too small for a normal. */
+static GJKB_INLINE int ep_face_set(ep_poly *q, int i, int a, int b, int c)
+{
+    const float *pa = q->p[a], *pb = q->p[b], *pc = q->p[c];
+    float u[3] = { pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2] };
+    float v[3] = { pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2] };
+    float n[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };
+    float len2 = ep_dot(n, n);
+    if (!(len2 > EP_AREA * EP_AREA))
+        return 0;
+    float inv = 1.0f / sqrtf(len2);
+    ep_face *f = &q->f[i];
+    f->v[0] = (uint8_t)a;
+    f->v[1] = (uint8_t)b;
+    f->v[2] = (uint8_t)c;
+    for (int k = 0; k < 3; k++)
+        f->n[k] = n[k] * inv;
+    f->d = ep_dot(f->n, pa);
+    /* the origin must stay inside every face (a few roundings of slack) */
+    return f->d >= -EP_GAP;
+}
+
+/* The nearest face (the first of the least offset). */
+static GJKB_INLINE int ep_nearest(const ep_poly *q)
+{
+    int best = 0;
+    for (int i = 1; i < q->nf; i++)
+        if (q->f[i].d < q->f[best].d)
+            best = i;
+    return best;
+}
+
+/* The start: the four points of the enclosing tetrahedron (lane i of the
+ * final simplex f), faces oriented by the volume's sign. */
+static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS][GJKB_W], int i)
+{
+    for (int v = 0; v < 4; v++)
+        for (int k = 0; k < 3; k++) {
+            q->p[v][k] = fin[3 * v + k][i];
+            q->pa[v][k] = fin[12 + 3 * v + k][i];
+        }
+    q->nv = 4;
+    q->nf = 4;
+    q->steps = 0;
+    q->state = -1;
+    if (fin[GJKB_K_FINAL_COUNT][i] != 4.0f)
+        return;
+    const float *p0 = q->p[0];
+    float a[3], b[3], c[3];
+    for (int k = 0; k < 3; k++) {
+        a[k] = q->p[1][k] - p0[k];
+        b[k] = q->p[2][k] - p0[k];
+        c[k] = q->p[3][k] - p0[k];
+    }
+    float vol = a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+                a[2] * (b[0] * c[1] - b[1] * c[0]);
+    /* positive volume: (0,2,1) (0,1,3) (0,3,2) (1,2,3) face outward;
+     * negative: the same with points 1 and 2 swapped */
+    int s = vol > 0.0f ? 1 : 2, t = 3 - s;
+    if (vol != 0.0f && ep_face_set(q, 0, 0, t, s) && ep_face_set(q, 1, 0, s, 3) && ep_face_set(q, 2, 0, 3, t) &&
+        ep_face_set(q, 3, s, t, 3))
+        q->state = 0;
+    q->near = ep_nearest(q);
+}
+
+/* Adds edge (a, b) to the horizon, or removes it where its reverse is
+ * there (an edge between two removed faces); 0 when the list is full. */
+static GJKB_INLINE int ep_edge(uint8_t e[EP_EDGES][2], int *n, uint8_t a, uint8_t b)
+{
+    for (int i = 0; i < *n; i++)
+        if (e[i][0] == b && e[i][1] == a) {
+            e[i][0] = e[*n - 1][0];
+            e[i][1] = e[*n - 1][1];
+            --*n;
+            return 1;
+        }
+    if (*n == EP_EDGES)
+        return 0;
+    e[*n][0] = a;
+    e[*n][1] = b;
+    ++*n;
+    return 1;
+}
+
+/* Point w (A part wa) joins q: the faces it sees go, a fan from it over
+ * their horizon comes. 0 where that cannot be done in float or in q's
+ * capacity. */
+static GJKB_INLINE int ep_expand(ep_poly *q, const float w[3], const float wa[3])
+{
+    if (q->nv == EP_VERTS)
+        return 0;
+    uint8_t e[EP_EDGES][2];
+    int ne = 0, kept = 0;
+    for (int i = 0; i < q->nf; i++) {
+        const ep_face *f = &q->f[i];
+        const float *p0 = q->p[f->v[0]];
+        float rel[3] = { w[0] - p0[0], w[1] - p0[1], w[2] - p0[2] };
+        if (ep_dot(f->n, rel) > 0.0f) {
+            for (int k = 0; k < 3; k++)
+                if (!ep_edge(e, &ne, f->v[k], f->v[(k + 1) % 3]))
+                    return 0;
+        } else {
+            q->f[kept++] = *f;
+        }
+    }
+    if (ne < 3 || kept + ne > EP_FACES)
+        return 0;
+    const int v = q->nv++;
+    for (int k = 0; k < 3; k++) {
+        q->p[v][k] = w[k];
+        q->pa[v][k] = wa[k];
+    }
+    q->nf = kept + ne;
+    for (int i = 0; i < ne; i++)
+        if (!ep_face_set(q, kept + i, e[i][0], e[i][1], v))
+            return 0;
+    return 1;
+}
+
+/* One step of lane q with its support point w (A part wa) along its
+ * nearest face's normal: converged, or the polytope expanded. */
+static GJKB_INLINE void ep_step(ep_poly *q, const float w[3], const float wa[3])
+{
+    const ep_face *f = &q->f[q->near];
+    q->steps++;
+    float h = ep_dot(f->n, w);
+    if (!(h == h)) {
+        q->state = -1;
+    } else if (h - f->d <= EP_GAP) {
+        q->state = 1;
+    } else if (!ep_expand(q, w, wa)) {
+        q->state = -1;
+    } else {
+        q->near = ep_nearest(q);
+        if (q->steps == EP_STEPS)
+            q->state = -1;
+    }
+}
+
+/* The barycentric weights of point x in face f of q (unclamped); 0 where
+ * the face is too thin for them. */
+static GJKB_INLINE int ep_weights(const ep_poly *q, const ep_face *f, const float x[3], float l[3])
+{
+    const float *p0 = q->p[f->v[0]], *p1 = q->p[f->v[1]], *p2 = q->p[f->v[2]];
+    float u[3], v[3], r[3];
+    for (int k = 0; k < 3; k++) {
+        u[k] = p1[k] - p0[k];
+        v[k] = p2[k] - p0[k];
+        r[k] = x[k] - p0[k];
+    }
+    float uu = ep_dot(u, u), uv = ep_dot(u, v), vv = ep_dot(v, v), ru = ep_dot(r, u), rv = ep_dot(r, v);
+    float det = uu * vv - uv * uv;
+    if (!(det > 0.0f))
+        return 0;
+    l[1] = (vv * ru - uv * rv) / det;
+    l[2] = (uu * rv - uv * ru) / det;
+    l[0] = 1.0f - l[1] - l[2];
+    return 1;
+}
+
+static GJKB_INLINE float ep_min3(const float l[3])
+{
+    float m = l[0] < l[1] ? l[0] : l[1];
+    return m < l[2] ? m : l[2];
+}
+
+/* A converged lane's answer on the cores: the nearest face's offset (the
+ * depth), normal, and A's point from the barycentric weights of the
+ * origin's projection x = d n. x lies in the polytope, so in a face as near
+ * as the nearest: where faces tie (two triangles of one facet of A - B),
+ * the one holding x best (the largest least weight) gives the weights.
+ * 0 where no face has weights. */
+static GJKB_INLINE int ep_answer(const ep_poly *q, float n[3], float *depth, float a[3])
+{
+    const ep_face *f = &q->f[q->near];
+    const float x[3] = { f->d * f->n[0], f->d * f->n[1], f->d * f->n[2] };
+    float l[3], best = -INFINITY;
+    int at = -1;
+    for (int i = 0; i < q->nf; i++) {
+        const ep_face *g = &q->f[i];
+        float li[3];
+        if (g->d - f->d > EP_GAP || !ep_weights(q, g, x, li) || !(ep_min3(li) > best))
+            continue;
+        best = ep_min3(li);
+        at = i;
+        for (int k = 0; k < 3; k++)
+            l[k] = li[k];
+    }
+    if (at < 0)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        l[k] = l[k] < 0.0f ? 0.0f : l[k];
+    const float s = l[0] + l[1] + l[2];
+    const ep_face *g = &q->f[at];
+    const float *a0 = q->pa[g->v[0]], *a1 = q->pa[g->v[1]], *a2 = q->pa[g->v[2]];
+    for (int k = 0; k < 3; k++) {
+        n[k] = f->n[k];
+        a[k] = (l[0] * a0[k] + l[1] * a1[k] + l[2] * a2[k]) / s;
+    }
+    *depth = f->d;
+    return 1;
+}
+
+/* A bundle's running lanes one step: each its support point along its
+ * nearest face's normal, taken across lanes, then its own step. */
+static GJKB_INLINE unsigned ep_steps(const gjkb__world *w, const pack_w *k, ep_poly *q, unsigned run)
+{
+    _Alignas(64) float d[3][GJKB_W], p[3][GJKB_W], pa[3][GJKB_W];
+    for (int i = 0; i < GJKB_W; i++)
+        for (int c = 0; c < 3; c++)
+            d[c][i] = run >> i & 1u ? q[i].f[q[i].near].n[c] : 0.0f;
+    v3w sa, sb;
+    v3w s = sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_load(d[0], d[1], d[2]), w, mw_from_bits(run), &sa, &sb);
+    v3_store(p[0], p[1], p[2], s);
+    v3_store(pa[0], pa[1], pa[2], sa);
+    for (unsigned bits = run; bits; bits &= bits - 1u) {
+        const int i = __builtin_ctz(bits);
+        const float wp[3] = { p[0][i], p[1][i], p[2][i] }, wa[3] = { pa[0][i], pa[1][i], pa[2][i] };
+        ep_step(&q[i], wp, wa);
+        if (q[i].state != 0)
+            run &= ~(1u << i);
+    }
+    return run;
+}
+
+/* The converged lanes' answers (`good`) into the chunk lanes: distance
+ * minus both margins, witnesses out along n by them, in world scale and
+ * axes as the loops write theirs (offsets from A's position). */
+static GJKB_INLINE void ep_store(const gjkb__lanes *l, const pack_w *k, const uint32_t *lane, unsigned good,
+                                 const float n[3][GJKB_W], const float depth[GJKB_W], const float a[3][GJKB_W],
+                                 const ep_poly *q)
+{
+    v3w nv = v3_load(n[0], n[1], n[2]);
+    fw dist = fw_neg(fw_add(fw_load(depth), k->m));
+    v3w as = v3_madd(v3_load(a[0], a[1], a[2]), nv, k->ma);
+    v3w bs = v3_madd(as, nv, dist);
+    _Alignas(64) float out[10][GJKB_W];
+    fw_store(out[0], fw_mul(dist, k->scale));
+    v3w aw = v3_scale(m3_mul(k->ra, as), k->scale), bw = v3_scale(m3_mul(k->ra, bs), k->scale);
+    v3w nw = m3_mul(k->ra, nv);
+    v3_store(out[1], out[2], out[3], aw);
+    v3_store(out[4], out[5], out[6], bw);
+    v3_store(out[7], out[8], out[9], nw);
+    float *const to[10] = { l->dist, l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    for (unsigned bits = good; bits; bits &= bits - 1u) {
+        const int i = __builtin_ctz(bits);
+        const uint32_t j = lane[i];
+        for (int f = 0; f < 10; f++)
+            to[f][j] = out[f][i];
+        l->iterations[j] += q[i].steps;
+    }
+}
+
+/* EPA for n <= W lanes of a bundle (chunk lanes `lane`); ok[i] = 1 where
+ * lane i was answered. */
+static GJKB_INLINE void ep_bundle(const gjkb__world *w, const pack_w *k, const gjkb__lanes *l, const uint32_t *lane,
+                                  int n, int32_t *ok)
+{
+    _Alignas(64) float fin[GJKB_K_FINAL_FIELDS][GJKB_W];
+    ep_poly q[GJKB_W];
+    unsigned run = 0;
+    for (int i = 0; i < n; i++) {
+        for (int f = 0; f < GJKB_K_FINAL_FIELDS; f++)
+            fin[f][i] = l->fin[f][lane[i]];
+        ep_start(&q[i], fin, i);
+        run |= (q[i].state == 0 ? 1u : 0u) << i;
+    }
+    for (int s = 0; s < EP_STEPS && run; s++)
+        run = ep_steps(w, k, q, run);
+    _Alignas(64) float nn[3][GJKB_W], depth[GJKB_W], a[3][GJKB_W];
+    unsigned good = 0;
+    for (int i = 0; i < GJKB_W; i++) {
+        float ni[3] = { 0.0f, 0.0f, 1.0f }, ai[3] = { 0.0f, 0.0f, 0.0f }, di = 0.0f;
+        int done = i < n && q[i].state == 1 && ep_answer(&q[i], ni, &di, ai);
+        good |= (done ? 1u : 0u) << i;
+        ok[i] = done;
+        for (int c = 0; c < 3; c++) {
+            nn[c][i] = ni[c];
+            a[c][i] = ai[c];
+        }
+        depth[i] = di;
+    }
+    if (good)
+        ep_store(l, k, lane, good, nn, depth, a, q);
+}
+
+/* The queued lanes `in` (cores overlapping, final simplex in l->fin)
+ * through EPA, a bundle at a time; ok[i] = 1 where in->lane[i] got its
+ * depth, normal and witnesses. */
+static GJKB_INLINE void ep_run(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
+                               const lane_queue *in, int32_t *ok)
+{
+    ls_chunk ch;
+    gjkb__world rw = ls_chunk_world(w, order, in, 0, &ch);
+    for (uint32_t o = 0; o < in->n; o += GJKB_W) {
+        pack_w k;
+        pk_bundle(&rw, ch.iota, in->n, o, 1, &k);
+        const int n = in->n - o < GJKB_W ? (int)(in->n - o) : GJKB_W;
+        ep_bundle(&rw, &k, l, in->lane + o, n, ok + o);
+    }
+}
