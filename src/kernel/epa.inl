@@ -22,6 +22,11 @@ enum { EP_VERTS = 40, EP_FACES = 2 * EP_VERTS - 4, EP_EDGES = 48, EP_STEPS = EP_
 /* Converged: the support plane within this of the nearest face (scaled
  * units), a few float roundings of a coordinate near the extent. */
 #define EP_GAP 1e-6f
+/* A face sees a point up to this far below its plane (scaled units):
+ * on a curved core the new point is nearly coplanar with the faces around
+ * the nearest one, and a face rounding left unseen would make the fan
+ * concave there (the origin outside a new face). */
+#define EP_SEE 1e-7f
 /* A face whose doubled area is below this (scaled units squared) has no
  * normal float can trust. */
 #define EP_AREA 1e-12f
@@ -144,7 +149,7 @@ static GJKB_INLINE int ep_expand(ep_poly *q, const float w[3], const float wa[3]
         const ep_face *f = &q->f[i];
         const float *p0 = q->p[f->v[0]];
         float rel[3] = { w[0] - p0[0], w[1] - p0[1], w[2] - p0[2] };
-        if (ep_dot(f->n, rel) > 0.0f) {
+        if (ep_dot(f->n, rel) > -EP_SEE) {
             for (int k = 0; k < 3; k++)
                 if (!ep_edge(e, &ne, f->v[k], f->v[(k + 1) % 3]))
                     return 0;

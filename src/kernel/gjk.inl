@@ -92,11 +92,15 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
  * state at all. */
 static GJKB_INLINE unsigned proof_bundle(const loop_call *c, unsigned *handover)
 {
-    return lt_bundle(c, handover, 0);
+    return lt_bundle(c, handover, 0, 0);
 }
 static GJKB_INLINE unsigned light_bundle(const loop_call *c, unsigned *handover)
 {
-    return lt_bundle(c, handover, 1);
+    return lt_bundle(c, handover, 1, 0);
+}
+static GJKB_INLINE unsigned contact_light_bundle(const loop_call *c, unsigned *handover)
+{
+    return lt_bundle(c, handover, 1, 1);
 }
 static GJKB_INLINE unsigned hit_bundle(const loop_call *c, unsigned *handover)
 {
@@ -130,10 +134,11 @@ static const loop_desc k_distance_loops[] = {
     { .bundle = distance_bundle, .rows = CL_ROWS_DIST, .witnesses = 1, .cap = GJKB_K_DIST_CAP, .next = -1 },
 };
 
-/* Contact mode: the lanes no closed form answers, through the
- * closest-point loop alone, which hands its final simplex to the depth
- * solver where the cores overlap (the light loop keeps no A parts). */
+/* Contact mode: distance mode's loops, each handing its final simplex to
+ * the depth solver where the cores overlap. */
 static const loop_desc k_contact_loops[] = {
+    { .bundle = contact_light_bundle, .rows = LT_ROWS_DIST, .witnesses = 1, .final = 1, .cap = GJKB_K_DIST_CAP,
+      .steps = GJKB_K_LIGHT_STEPS, .next = 1, .hand_rows = CL_ROWS_DIST },
     { .bundle = contact_bundle, .rows = CL_ROWS_DIST, .witnesses = 1, .final = 1, .cap = GJKB_K_DIST_CAP,
       .next = -1 },
 };

@@ -76,11 +76,12 @@ static GJKB_INLINE void lt_load(lt_state *st, const float *in, size_t stride, co
  * the cascade and the next direction; *hit gets the lanes whose kept
  * feature is proven within the band sqrt(band2) of the origin (the origin
  * enclosed counts). */
-static GJKB_INLINE light_w lt_step(const light_w *s, v3w a, v3w aa, mw active, fw band2, mw *hit,
+static GJKB_INLINE light_w lt_step(const light_w *s, v3w a, v3w aa, mw active, fw band2, mw *hit, mw *enclosed,
                                    const int witnesses)
 {
     cascade_w c = sx_cascade(s->q, s->qa, s->n, a, active, band2, witnesses, SX_LIGHT);
     *hit = mw_and(active, c.in_band);
+    *enclosed = mw_and(active, c.enclosed);
     light_w r;
     sx_kept(&c, a, aa, r.q, r.qa, &r.n, witnesses);
     r.d = v3_sel(c.face, c.d_face, v3_sel(c.edge, c.d_edge, v3_neg(a)));
@@ -97,6 +98,7 @@ typedef struct lt_lanes {
     fw last_da, last_dd, lower;
     v3w plane_a, plane_b;
     gjkb__counts counts;
+    final_w fin;      /* contact mode: the tetrahedron that enclosed the origin */
 } lt_lanes;
 
 static GJKB_INLINE void lt_lanes_init(lt_lanes *t, const pack_w *pk)
@@ -108,6 +110,9 @@ static GJKB_INLINE void lt_lanes_init(lt_lanes *t, const pack_w *pk)
     t->lower = nan;
     t->plane_a = t->plane_b = v3_make(nan, nan, nan);
     t->counts.bundle_steps = t->counts.lane_steps = 0;
+    for (int i = 0; i < 4; i++)
+        t->fin.q[i] = t->fin.qa[i] = v3_zero();
+    t->fin.n = fw_zero();
 }
 
 /* A step's support point a (A part *pa) in the lanes' directions, and the
@@ -175,10 +180,12 @@ static GJKB_INLINE void lt_distance_guard(const lt_state *st, const light_w *nex
 /* The step after the plane tests: the cascade, the guards, the new state
  * of the lanes still going, and the budget. */
 static GJKB_INLINE void lt_advance(lt_state *st, lt_lanes *t, v3w a, v3w aa, fw band2, fw da, fw dd, iw last,
-                                   const int distance_mode)
+                                   const int distance_mode, const int final)
 {
-    mw h;
-    light_w next = lt_step(&st->s, a, aa, t->active, band2, &h, distance_mode);
+    mw h, enc;
+    light_w next = lt_step(&st->s, a, aa, t->active, band2, &h, &enc, distance_mode);
+    if (final && mw_any(enc))
+        fin_take(&t->fin, enc, sx_final(st->s.q, st->s.qa, st->s.n, enc, a, aa));
     if (distance_mode)
         lt_distance_guard(st, &next, h, da, dd, last, t);
     for (int i = 0; i < 3; i++) {
@@ -224,7 +231,7 @@ static GJKB_INLINE iw lt_distance_status(const pack_w *pk, const lt_state *st, c
  * in distance mode goes on from this simplex as if it had run these steps
  * itself). */
 static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, const lt_state *st, const lt_lanes *t,
-                                      unsigned *handover, const int distance_mode)
+                                      unsigned *handover, const int distance_mode, const int final)
 {
     const int bounded = c->budget >= c->w->max_iterations;
     mw left = mw_and(t->active, pk->valid);
@@ -256,6 +263,8 @@ static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, cons
                           .last_vw = fw_splat(-INFINITY) };
         cl_save(&hand, c->hand_spill, 1);
     }
+    if (final)
+        fin_store(c, &t->fin);
     unsigned bits = mw_bits(left);
     if (bits)
         lt_save(st, c->spill, distance_mode);
@@ -271,7 +280,8 @@ static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, cons
  * it is the iteration bound, else K_RETRY too and go on to the closest-
  * point loop (*handover; distance mode: with that loop's state in
  * c->hand_spill). */
-static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, const int distance_mode)
+static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, const int distance_mode,
+                                      const int final)
 {
     pack_w pk;
     pk_bundle(c->w, c->order, c->count, c->o, distance_mode, &pk);
@@ -298,9 +308,9 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
         v3w a = lt_plane(&pk, c->w, &st, &t, &pa, &da, &dd, distance_mode);
         if (!mw_any(t.active))
             break;
-        lt_advance(&st, &t, a, pa, band2, da, dd, last, distance_mode);
+        lt_advance(&st, &t, a, pa, band2, da, dd, last, distance_mode, final);
         if (!resume && __builtin_popcount(mw_bits(t.active)) * GJKB_K_PAUSE <= GJKB_W)
             break;
     }
-    return lt_finish(c, &pk, &st, &t, handover, distance_mode);
+    return lt_finish(c, &pk, &st, &t, handover, distance_mode, final);
 }

@@ -97,13 +97,16 @@ static GJKB_INLINE void vd_store_distance(const loop_call *c, const pack_w *pk, 
     v3_store(ln->nx + o, ln->ny + o, ln->nz + o, v3_sel(has, n, nanv));
 }
 
-/* Contact mode: the bundle's final simplices (GJKB_K_FINAL_FIELDS). */
+/* Contact mode: the bundle's final simplices (GJKB_K_FINAL_FIELDS); the
+ * points only where a lane has them. */
 static GJKB_INLINE void fin_store(const loop_call *c, const final_w *f)
 {
     float *const *to = c->l->fin;
+    fw_store(to[GJKB_K_FINAL_COUNT] + c->o, f->n);
+    if (!mw_any(fw_eq(f->n, fw_splat(4.0f))))
+        return;
     for (int i = 0; i < 4; i++) {
         v3_store(to[3 * i] + c->o, to[3 * i + 1] + c->o, to[3 * i + 2] + c->o, f->q[i]);
         v3_store(to[12 + 3 * i] + c->o, to[13 + 3 * i] + c->o, to[14 + 3 * i] + c->o, f->qa[i]);
     }
-    fw_store(to[GJKB_K_FINAL_COUNT] + c->o, f->n);
 }
