@@ -3,6 +3,45 @@
  * nothing here is shared with the wide kernels). */
 #include "scalar/ref_geom.h"
 
+/* hypot's kernel for ax >= ay >= 0 without FMA: sqrt(ax^2 + ay^2), then one
+ * Newton step whose residual is formed from exact-enough differences
+ * (Borges, "An improved algorithm for hypot(a, b)", 2019; glibc 2.35's
+ * non-FMA kernel). */
+static double hypot_kernel(double ax, double ay)
+{
+    double h = sqrt(ax * ax + ay * ay), t1, t2;
+    if (h <= 2.0 * ay) {
+        double delta = h - ay;
+        t1 = ax * (2.0 * delta - ax);
+        t2 = (delta - 2.0 * (ax - ay)) * delta;
+    } else {
+        double delta = h - ax;
+        t1 = 2.0 * delta * (ax - 2.0 * ay);
+        t2 = (4.0 * delta - ay) * ay + delta * delta;
+    }
+    return h - (t1 + t2) / (2.0 * h);
+}
+
+/* Not libm's hypot: glibc builds it with FMA on aarch64 and without on
+ * x86-64, and the two differ in the last bit for about one argument pair in
+ * eight (2.36: hypot(0x1.adf094a5117ap-1, 0x1.9667bbaff3228p-3) is
+ * 0x1.b9c81a665e1c3p-1 on x86-64, ...c2p-1 on aarch64), which broke the
+ * reference's same bits on both (cylinder supports, manifold clipping;
+ * tests/bits_hash found it). This is x86-64's computation in plain
+ * operations (no contraction in this build), so x86-64's answers stay as
+ * they were. The reference's arguments are solver units or float-sized:
+ * no scaling against overflow or underflow is needed. */
+double gjkb__ref_hypot(double x, double y)
+{
+    if (isinf(x) || isinf(y))
+        return INFINITY;
+    x = fabs(x), y = fabs(y);
+    double ax = x < y ? y : x, ay = x < y ? x : y;
+    if (ay <= ax * 0x1p-54)   /* also both zero; NaN goes on to the kernel */
+        return ax + ay;
+    return hypot_kernel(ax, ay);
+}
+
 /* Rotation matrix of a quaternion (w, x, y, z), normalized here in double. */
 ref_mat gjkb__ref_rotation(const float q[4])
 {
