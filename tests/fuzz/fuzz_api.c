@@ -432,10 +432,10 @@ static contact_view view_of(const gjkb_results *r, uint32_t i)
                        m->count ? m->count[i] : -1, {{0}}, {{0}}, {0}, {0},
                        r->distance != NULL, r->ax != NULL && r->bx != NULL, r->nx != NULL, m->ax != NULL && m->bx != NULL,
                        m->separation != NULL };
+    const double *f[7];
+    manifold_fields_of(m, f);
     for (size_t k = 0; k < GJKB_MAX_CONTACTS; k++) {
         size_t at = (size_t)i * GJKB_MAX_CONTACTS + k;
-        const double *f[7];
-        manifold_fields_of(m, f);
         for (int j = 0; j < 3; j++) {
             c.ca[k][j] = at_or_nan(f[j], at);
             c.cb[k][j] = at_or_nan(f[3 + j], at);
