@@ -6,6 +6,12 @@
 #   3. aarch64 cross build run under qemu-aarch64: real NEON instructions;
 #   4. the libFuzzer harnesses (clang, ASan + UBSan), 60 s each
 #      (scripts/fuzz.sh);
+# after 1 and 3, the same bits everywhere: tests/bits_hash hashes every
+# output of seeded batches of every workload in every mode on each backend,
+# and scripts/compare_bits.sh fails unless the wide backends agree with
+# each other, natively and under qemu-aarch64 (emulated x86 and NEON units
+# natively, real NEON there), and each backend's hashes match across the
+# two architectures (about 35 s);
 # and between 1 and 2, an install used by a user's project (CMake package,
 # pkg-config).
 # GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
@@ -27,6 +33,10 @@ echo "== native Release build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON >/dev/null
 cmake --build build -j"$n" >/dev/null
 ctest --test-dir build --output-on-failure -j"$n"
+echo "== the same bits on every backend (bits_hash)"
+native=$(uname -m)
+./build/tests/bits_hash >build/bits_hash.txt
+bash scripts/compare_bits.sh "$native=build/bits_hash.txt"
 
 echo "== install, then build a user's project against it (CMake package and pkg-config)"
 prefix=$(mktemp -d)
@@ -56,6 +66,12 @@ if [ "${SKIP_CROSS:-0}" != 1 ]; then
   cmake --build build-aarch64 -j"$n" >/dev/null
   GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-10000} GJKB_ORACLE_PAIRS=${GJKB_ORACLE_PAIRS:-20000} \
     GJKB_ISOLATION_PAIRS=${GJKB_ISOLATION_PAIRS:-200} GJKB_CONTACT_PAIRS=${GJKB_CONTACT_PAIRS:-300} ctest --test-dir build-aarch64 --output-on-failure -j"$n"
+  echo "== the same bits on aarch64 as on $native (bits_hash under qemu)"
+  # The toolchain file's emulator. The backends with real aarch64
+  # instructions only: the emulated x86 units' bits are the native run's.
+  qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib \
+    build-aarch64/tests/bits_hash --backends reference,scalar,neon >build-aarch64/bits_hash.txt
+  bash scripts/compare_bits.sh "$native=build/bits_hash.txt" aarch64=build-aarch64/bits_hash.txt
 fi
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   bash scripts/fuzz.sh 60

@@ -101,7 +101,7 @@ static ref_feature box_feature(const ref_core *c, ref_vec u, ref_feature_rule ru
     if (takes(rule, fabs(comp[best])))
         return as_aligned(box_face(c, best, base));
     for (unsigned k = 0; k < 3; k++)
-        if (hypot(comp[(k + 1) % 3], comp[(k + 2) % 3]) <= REF_FACE_SIN)
+        if (gjkb__ref_hypot(comp[(k + 1) % 3], comp[(k + 2) % 3]) <= REF_FACE_SIN)
             return box_face(c, k, base);
     for (unsigned k = 0; k < 3; k++) {
         if (fabs(comp[k]) > REF_FACE_SIN)
@@ -139,7 +139,7 @@ static ref_feature rim_polygon(double r, double z, uint16_t first, uint16_t face
 static ref_feature cylinder_feature(const ref_core *c, ref_vec u, ref_feature_rule rule)
 {
     enum { M = REF_RIM_POINTS };
-    double lat = hypot(u.x, u.y), r = c->sx, h = c->sz;
+    double lat = gjkb__ref_hypot(u.x, u.y), r = c->sx, h = c->sz;
     unsigned top = u.z >= 0.0;
     double z = top ? h : -h;
     bool cap_first = fabs(u.z) >= lat;
@@ -169,11 +169,11 @@ static ref_feature cylinder_feature(const ref_core *c, ref_vec u, ref_feature_ru
 static ref_feature cone_feature(const ref_core *c, ref_vec u, ref_feature_rule rule)
 {
     enum { M = REF_RIM_POINTS };
-    double lat = hypot(u.x, u.y), r = c->sx, h = c->sz;
+    double lat = gjkb__ref_hypot(u.x, u.y), r = c->sx, h = c->sz;
     ref_vec apex = vec(0.0, 0.0, h);
     ref_vec rim = lat > 0.0 ? vec(r * (u.x / lat), r * (u.y / lat), -h) : vec(0.0, 0.0, -h);
     bool has_slant = lat > 0.0 && r > 0.0 && h > 0.0;
-    double slant = hypot(2.0 * h, r), slant_cos = -INFINITY;
+    double slant = gjkb__ref_hypot(2.0 * h, r), slant_cos = -INFINITY;
     ref_vec side = vec(0.0, 0.0, 0.0); /* the slant's outward normal on u's side */
     if (has_slant) {
         side = vec(2.0 * h * (u.x / lat) / slant, 2.0 * h * (u.y / lat) / slant, r / slant);
@@ -398,7 +398,7 @@ static ref_feature hull_feature(const ref_core *c, ref_vec u, ref_feature_rule r
  * tolerance angle; else the end along u. */
 static ref_feature capsule_feature(const ref_core *c, ref_vec u, ref_feature_rule rule)
 {
-    bool taken = takes(rule, hypot(u.x, u.y));
+    bool taken = takes(rule, gjkb__ref_hypot(u.x, u.y));
     if ((taken || fabs(u.z) <= REF_FACE_SIN) && c->sz > 0.0) {
         ref_feature f = segment_feature(vec(0.0, 0.0, -c->sz), 0, vec(0.0, 0.0, c->sz), 1, 0);
         f.aligned = taken;

@@ -66,11 +66,14 @@ typedef struct ref_core {
     double hull_scale;        /* hull point to solver units */
 } ref_core;
 
+/* |(x, y)|, the same bits on every architecture (ref_geom.c). */
+double gjkb__ref_hypot(double x, double y);
+
 /* Point of the disk of radius r in the xy plane furthest along u. When u has
  * no xy component every point of the disk is furthest: take its centre. */
 static inline ref_vec disk_support(double r, ref_vec u)
 {
-    double len = hypot(u.x, u.y);
+    double len = gjkb__ref_hypot(u.x, u.y);
     if (!(len > 0.0))
         return vec(0.0, 0.0, 0.0);
     return vec(r * (u.x / len), r * (u.y / len), 0.0);

@@ -120,7 +120,7 @@ static void hull2d(m_poly *f)
         while (k >= (t < n ? 2 : lower_end)) {
             int o = h[k - 2], a = h[k - 1];
             double ax = f->x[a] - f->x[o], ay = f->y[a] - f->y[o], bx = f->x[i] - f->x[o], by = f->y[i] - f->y[o];
-            if (cross2(ax, ay, bx, by) > M_EPS * (hypot(ax, ay) + hypot(bx, by)))
+            if (cross2(ax, ay, bx, by) > M_EPS * (gjkb__ref_hypot(ax, ay) + gjkb__ref_hypot(bx, by)))
                 break;
             k--;
         }
@@ -133,12 +133,12 @@ static void hull2d(m_poly *f)
     int out = 0;
     for (int t = 0; t < k; t++) {
         int i = h[t];
-        if (out > 0 && hypot(g.x[i] - f->x[out - 1], g.y[i] - f->y[out - 1]) <= M_EPS)
+        if (out > 0 && gjkb__ref_hypot(g.x[i] - f->x[out - 1], g.y[i] - f->y[out - 1]) <= M_EPS)
             continue;
         f->x[out] = g.x[i], f->y[out] = g.y[i], f->p[out] = g.p[i], f->id[out] = g.id[i];
         out++;
     }
-    if (out > 1 && hypot(f->x[out - 1] - f->x[0], f->y[out - 1] - f->y[0]) <= M_EPS)
+    if (out > 1 && gjkb__ref_hypot(f->x[out - 1] - f->x[0], f->y[out - 1] - f->y[0]) <= M_EPS)
         out--;
     f->n = out > 0 ? out : 1;
 }
@@ -241,8 +241,8 @@ static void near_stretch(double t0, double o0, double t1, double o1, double *lo,
  * B's has no point of B along n (B's point would be off B). */
 static int clip_segments(const m_poly *a, const m_poly *b, m_cand *out)
 {
-    double dx = a->x[1] - a->x[0], dy = a->y[1] - a->y[0], la = hypot(dx, dy);
-    double ex = b->x[1] - b->x[0], ey = b->y[1] - b->y[0], lb = hypot(ex, ey);
+    double dx = a->x[1] - a->x[0], dy = a->y[1] - a->y[0], la = gjkb__ref_hypot(dx, dy);
+    double ex = b->x[1] - b->x[0], ey = b->y[1] - b->y[0], lb = gjkb__ref_hypot(ex, ey);
     if (fabs(cross2(dx, dy, ex, ey)) > REF_FACE_SIN * la * lb)
         return 0;
     dx /= la, dy /= la;
@@ -288,7 +288,7 @@ static int clip_segment_polygon(const m_poly *s, const m_poly *p, bool s_is_a, m
     double t[2] = { tmin, tmax };
     int e[2] = { emin, emax };
     for (int i = 0; i < 2; i++) {
-        if (i == 1 && (tmax - tmin) * hypot(s->x[1] - s->x[0], s->y[1] - s->y[0]) <= M_EPS)
+        if (i == 1 && (tmax - tmin) * gjkb__ref_hypot(s->x[1] - s->x[0], s->y[1] - s->y[0]) <= M_EPS)
             break;
         uint16_t ks = e[i] < 0 ? vertex_key(s, i) : s->key, kp = e[i] < 0 ? p->key : edge_key(p, e[i]);
         double x = s->x[0] + t[i] * (s->x[1] - s->x[0]), y = s->y[0] + t[i] * (s->y[1] - s->y[0]);
@@ -322,7 +322,7 @@ static void crossing_keys(const m_poly *a, const m_poly *b, int j, int edge, m_c
 static int clip_edge(const m_poly *a, const m_poly *b, int j, const sh_vertex *in, int n, sh_vertex *out)
 {
     int k = (j + 1) % a->n, count = 0;
-    double ex = a->x[k] - a->x[j], ey = a->y[k] - a->y[j], slack = -M_EPS * hypot(ex, ey);
+    double ex = a->x[k] - a->x[j], ey = a->y[k] - a->y[j], slack = -M_EPS * gjkb__ref_hypot(ex, ey);
     for (int i = 0; i < n && count < M_MAX_CANDS - 1; i++) {
         const sh_vertex *cur = &in[i], *next = &in[(i + 1) % n];
         double fc = cross2(ex, ey, cur->c.x - a->x[j], cur->c.y - a->y[j]);
@@ -409,7 +409,7 @@ static double hull_area(const m_cand *c, const int *pick, int n)
 static bool twin(const m_cand *c, const int *pick, int count, int i)
 {
     for (int k = 0; k < count; k++)
-        if (hypot(c[i].x - c[pick[k]].x, c[i].y - c[pick[k]].y) <= M_SPAN_DIST)
+        if (gjkb__ref_hypot(c[i].x - c[pick[k]].x, c[i].y - c[pick[k]].y) <= M_SPAN_DIST)
             return true;
     return false;
 }
@@ -425,7 +425,7 @@ static int spread(const m_cand *c, int n, int pick[GJKB_MAX_CONTACTS])
             if (twin(c, pick, count, i))
                 continue;
             pick[count] = i;
-            double score = count == 1 ? hypot(c[i].x - c[pick[0]].x, c[i].y - c[pick[0]].y)
+            double score = count == 1 ? gjkb__ref_hypot(c[i].x - c[pick[0]].x, c[i].y - c[pick[0]].y)
                                       : hull_area(c, pick, count + 1);
             if (score > best_score)
                 best_score = score, best = i;
@@ -471,7 +471,7 @@ static int lift_and_keep(const ref_setup *su, const m_plane *pl, const m_poly *f
     double extent = 0.0;
     for (int i = 0; i < nc; i++)
         for (int j = i + 1; j < nc; j++) {
-            double d = hypot(c[i].x - c[j].x, c[i].y - c[j].y);
+            double d = gjkb__ref_hypot(c[i].x - c[j].x, c[i].y - c[j].y);
             if (d > extent)
                 extent = d;
         }

@@ -1,11 +1,19 @@
 /* fuzz_api.c - libFuzzer harness for the public API. The input decodes to
  * a small world (fuzz_world.c) that runs through gjkb_query_batch,
- * gjkb_bounds, gjkb_find_pairs and gjkb_step on every available backend.
+ * gjkb_query_pair, gjkb_bounds, gjkb_find_pairs and gjkb_step on every
+ * available backend, in hit, distance or contact mode (with or without
+ * max_distance and any subset of the manifold arrays).
  * Checked: every call returns a documented code with a message exactly
  * when it fails and the same code on every backend; statuses, distances,
- * boxes and pairs are what gjkbatch.h promises; and every wide backend
- * gives the width-1 scalar backend's bits. A failed check prints the world
- * as a pair file and aborts, so libFuzzer keeps the input. */
+ * boxes and pairs are what gjkbatch.h promises; contact answers keep their
+ * invariants (a unit normal, b - a = distance * n, 1 to 4 points for an
+ * overlap, none for a separated pair without max_distance, NaN slots past
+ * the count, the first point at the distance); hit and distance modes leave
+ * the manifold arrays alone; a batch without its invalid pairs gives the
+ * others the same bits; gjkb_query_pair gives the reference backend's bits;
+ * and every wide backend gives the width-1 scalar backend's bits, manifolds
+ * included. A failed check prints the world as a pair file and aborts, so
+ * libFuzzer keeps the input. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include "fuzz_world.h"
@@ -197,17 +205,38 @@ static gjkb_query query_of(const fw_world *w, bool warm, bool batch)
     return q;
 }
 
-/* Result arrays big enough for a whole frame. */
+/* Result arrays big enough for a whole frame; the manifold's have
+ * GJKB_MAX_CONTACTS slots per pair. */
+#define MAX_SLOTS_OUT (FW_MAX_FRAME_PAIRS * GJKB_MAX_CONTACTS)
 typedef struct outbuf {
     uint8_t status[FW_MAX_FRAME_PAIRS];
     uint32_t iterations[FW_MAX_FRAME_PAIRS];
     double v[10][FW_MAX_FRAME_PAIRS];   /* distance, ax ay az, bx by bz, nx ny nz */
+    uint8_t count[FW_MAX_FRAME_PAIRS];  /* manifold */
+    double m[7][MAX_SLOTS_OUT];         /* manifold ax ay az, bx by bz, separation */
+    uint32_t feature[MAX_SLOTS_OUT];
     uint32_t a[FW_MAX_FRAME_PAIRS], b[FW_MAX_FRAME_PAIRS];   /* a frame's pairs */
 } outbuf;
 
 static outbuf outs[MAX_SLOTS], recheck;
 
-static gjkb_results results_of(outbuf *o, int outputs, fw_odd odd)
+/* The manifold arrays a FW_MAN_* choice gives (with a misuse when odd). */
+static gjkb_manifolds manifolds_of(outbuf *o, int manifold, fw_odd odd)
+{
+    bool pts = manifold == FW_MAN_ALL || manifold == FW_MAN_POINTS;
+    bool sep = manifold == FW_MAN_ALL || manifold == FW_MAN_SEPARATION;
+    gjkb_manifolds m = { manifold != FW_MAN_NONE ? o->count : NULL,
+                         pts ? o->m[0] : NULL, pts ? o->m[1] : NULL, pts ? o->m[2] : NULL,
+                         pts ? o->m[3] : NULL, pts ? o->m[4] : NULL, pts ? o->m[5] : NULL,
+                         sep ? o->m[6] : NULL, sep ? o->feature : NULL };
+    if (odd == FW_ODD_MANIFOLD_GROUP)
+        m.count = o->count, m.ax = o->m[0], m.ay = NULL, m.az = NULL;
+    if (odd == FW_ODD_MANIFOLD_NO_COUNT)
+        m.count = NULL, m.separation = o->m[6];
+    return m;
+}
+
+static gjkb_results results_of(outbuf *o, int outputs, int manifold, fw_odd odd)
 {
     bool scalars = outputs == FW_OUT_ALL || outputs == FW_OUT_SCALARS;
     bool pts = outputs == FW_OUT_ALL || outputs == FW_OUT_POINTS;
@@ -216,12 +245,26 @@ static gjkb_results results_of(outbuf *o, int outputs, fw_odd odd)
                        pts ? o->v[1] : NULL, pts ? o->v[2] : NULL, pts ? o->v[3] : NULL,
                        pts ? o->v[4] : NULL, pts ? o->v[5] : NULL, pts ? o->v[6] : NULL,
                        pts ? o->v[7] : NULL, pts ? o->v[8] : NULL, pts ? o->v[9] : NULL,
-                       scalars ? o->iterations : NULL, {0} };
+                       scalars ? o->iterations : NULL, manifolds_of(o, manifold, odd) };
     if (odd == FW_ODD_POINT_GROUP)
         r.ax = o->v[1], r.ay = NULL, r.az = NULL;
     if (odd == FW_ODD_NO_STATUS)
         r.status = NULL;
     return r;
+}
+
+/* The manifold arrays worth comparing: only contact mode writes them (the
+ * other modes' are checked untouched where a sentinel is in them). */
+static int manifold_compared(const fw_world *w)
+{
+    return w->mode == GJKB_CONTACT ? w->manifold : FW_MAN_NONE;
+}
+
+/* The arrays gjkb_step fills in the world's mode (gjkb_frame). */
+static gjkb_results frame_results_of(outbuf *o, const fw_world *w)
+{
+    return results_of(o, w->mode == GJKB_HIT ? FW_OUT_SCALARS : FW_OUT_ALL,
+                      w->mode == GJKB_CONTACT ? FW_MAN_ALL : FW_MAN_NONE, FW_ODD_NONE);
 }
 
 static void fields_of(const gjkb_results *r, const double *f[10])
@@ -230,6 +273,13 @@ static void fields_of(const gjkb_results *r, const double *f[10])
     f[1] = r->ax, f[2] = r->ay, f[3] = r->az;
     f[4] = r->bx, f[5] = r->by, f[6] = r->bz;
     f[7] = r->nx, f[8] = r->ny, f[9] = r->nz;
+}
+
+static void manifold_fields_of(const gjkb_manifolds *m, const double *f[7])
+{
+    f[0] = m->ax, f[1] = m->ay, f[2] = m->az;
+    f[3] = m->bx, f[4] = m->by, f[5] = m->bz;
+    f[6] = m->separation;
 }
 
 /* The first n entries (and a few beyond) of every array get a pattern
@@ -244,6 +294,10 @@ static void sentinel_fill(outbuf *o, uint32_t n)
     memset(o->iterations, SENTINEL, n * sizeof o->iterations[0]);
     for (int k = 0; k < 10; k++)
         memset(o->v[k], SENTINEL, n * sizeof(double));
+    memset(o->count, SENTINEL, n);
+    for (int k = 0; k < 7; k++)
+        memset(o->m[k], SENTINEL, n * GJKB_MAX_CONTACTS * sizeof(double));
+    memset(o->feature, SENTINEL, n * GJKB_MAX_CONTACTS * sizeof(uint32_t));
 }
 
 static bool is_pattern(const void *p, size_t n)
@@ -255,10 +309,21 @@ static bool is_pattern(const void *p, size_t n)
     return true;
 }
 
-static bool sentinel_intact(const outbuf *o, uint32_t n)
+/* The manifold arrays alone: hit and distance modes must not write them. */
+static bool manifold_intact(const outbuf *o, uint32_t n)
 {
     n += SENTINEL_SLACK;
-    bool intact = is_pattern(o->status, n) && is_pattern(o->iterations, n * sizeof o->iterations[0]);
+    bool intact = is_pattern(o->count, n) && is_pattern(o->feature, n * GJKB_MAX_CONTACTS * sizeof(uint32_t));
+    for (int k = 0; intact && k < 7; k++)
+        intact = is_pattern(o->m[k], n * GJKB_MAX_CONTACTS * sizeof(double));
+    return intact;
+}
+
+static bool sentinel_intact(const outbuf *o, uint32_t n)
+{
+    bool intact = manifold_intact(o, n);
+    n += SENTINEL_SLACK;
+    intact = intact && is_pattern(o->status, n) && is_pattern(o->iterations, n * sizeof o->iterations[0]);
     for (int k = 0; intact && k < 10; k++)
         intact = is_pattern(o->v[k], n * sizeof(double));
     return intact;
@@ -281,11 +346,18 @@ static void pregrow(const slot *s)
     gjkb_bodies bodies = { N, kind, at, at, at, one, zero, zero, zero, one, one, one, NULL, NULL };
     gjkb_pairs pairs = { N, a, b };
     gjkb_query q = { GJKB_DISTANCE, 0, 0.0, 0.0, NULL, NULL, NULL };
-    gjkb_results r = results_of(&recheck, FW_OUT_ALL, FW_ODD_NONE);
+    gjkb_results r = results_of(&recheck, FW_OUT_ALL, FW_MAN_NONE, FW_ODD_NONE);
     gjkb_frame f;
     CHECK(gjkb_query_batch(s->ctx, &bodies, &pairs, &q, &r) == GJKB_OK, "%s: pre-growing batch failed", s->name);
     CHECK(gjkb_step(s->ctx, &bodies, NULL, &q, &f) == GJKB_OK && f.pairs.count == FW_MAX_FRAME_PAIRS,
           "%s: pre-growing step failed", s->name);
+    /* contact mode has scratch of its own (manifolds, its queues) */
+    q.mode = GJKB_CONTACT;
+    r = results_of(&recheck, FW_OUT_ALL, FW_MAN_ALL, FW_ODD_NONE);
+    CHECK(gjkb_query_batch(s->ctx, &bodies, &pairs, &q, &r) == GJKB_OK, "%s: pre-growing contact batch failed",
+          s->name);
+    CHECK(gjkb_step(s->ctx, &bodies, NULL, &q, &f) == GJKB_OK && f.pairs.count == FW_MAX_FRAME_PAIRS,
+          "%s: pre-growing contact step failed", s->name);
 }
 
 /* ---- results --------------------------------------------------------------- */
@@ -307,15 +379,184 @@ static const char *answer_problem(const fw_world *w, const gjkb_results *r, uint
     if (!r->distance)
         return NULL;
     double d = r->distance[i];
-    if (st == GJKB_OVERLAP && d != 0.0)
+    if (st == GJKB_OVERLAP && d != 0.0 && w->mode != GJKB_CONTACT)
         return "overlap at a distance other than 0";
     if (st == GJKB_INVALID && !isnan(d))
         return "invalid with a distance other than NaN";
     if (w->mode == GJKB_HIT && (st == GJKB_SEPARATED || st == GJKB_LIMIT) && !isnan(d))
         return "hit mode: separated or limit with a distance other than NaN";
-    if (w->mode == GJKB_DISTANCE && st == GJKB_SEPARATED && !(d > 0.0))
+    if (w->mode != GJKB_HIT && st == GJKB_SEPARATED && !(d > 0.0))
         return "separated at a distance that is not above 0";
     return NULL;
+}
+
+/* ---- contact mode's promises (gjkb_results, gjkb_manifolds) ----------------- */
+
+/* Where a contact check failed: a message with numbers, built only then. */
+static char contact_why[256];
+
+static const char *why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static const char *why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(contact_why, sizeof contact_why, fmt, ap);
+    va_end(ap);
+    return contact_why;
+}
+
+/* One pair's contact answer as the checks read it: NaN where the caller
+ * did not ask for the array. */
+typedef struct contact_view {
+    uint8_t status;
+    double d, a[3], b[3], n[3];
+    int count;                      /* -1: no count array */
+    double ca[4][3], cb[4][3], sep[4];
+    uint32_t feature[4];            /* 0 without the array */
+    bool has_d, has_ab, has_n, has_cpts, has_sep;   /* which arrays were given */
+} contact_view;
+
+static double at_or_nan(const double *v, size_t i)
+{
+    return v ? v[i] : NAN;
+}
+
+static contact_view view_of(const gjkb_results *r, uint32_t i)
+{
+    const gjkb_manifolds *m = &r->manifold;
+    contact_view c = { r->status[i], at_or_nan(r->distance, i),
+                       { at_or_nan(r->ax, i), at_or_nan(r->ay, i), at_or_nan(r->az, i) },
+                       { at_or_nan(r->bx, i), at_or_nan(r->by, i), at_or_nan(r->bz, i) },
+                       { at_or_nan(r->nx, i), at_or_nan(r->ny, i), at_or_nan(r->nz, i) },
+                       m->count ? m->count[i] : -1, {{0}}, {{0}}, {0}, {0},
+                       r->distance != NULL, r->ax != NULL && r->bx != NULL, r->nx != NULL, m->ax != NULL && m->bx != NULL,
+                       m->separation != NULL };
+    const double *f[7];
+    manifold_fields_of(m, f);
+    for (size_t k = 0; k < GJKB_MAX_CONTACTS; k++) {
+        size_t at = (size_t)i * GJKB_MAX_CONTACTS + k;
+        for (int j = 0; j < 3; j++) {
+            c.ca[k][j] = at_or_nan(f[j], at);
+            c.cb[k][j] = at_or_nan(f[3 + j], at);
+        }
+        c.sep[k] = at_or_nan(f[6], at);
+        c.feature[k] = m->feature ? m->feature[at] : 0u;
+    }
+    return c;
+}
+
+static bool all_finite3(const double v[3])
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+static bool all_nan3(const double v[3])
+{
+    return isnan(v[0]) && isnan(v[1]) && isnan(v[2]);
+}
+
+/* How far b - a is from s * n, and what float lanes may miss it by: 2e-5
+ * of the pair's scale or of |s| (a speculative point may be farther than
+ * the scale), plus a few ulps of the world coordinates (a and b are A's
+ * position plus a local point, rounded to double). */
+static double line_miss(const double a[3], const double b[3], double s, const double n[3])
+{
+    double e = 0.0;
+    for (int k = 0; k < 3; k++)
+        e = fmax(e, fabs(b[k] - a[k] - s * n[k]));
+    return e;
+}
+
+static double line_slack(const double a[3], const double b[3], double s, double scale)
+{
+    double mag = 0.0;
+    for (int k = 0; k < 3; k++)
+        mag = fmax(mag, fmax(fabs(a[k]), fabs(b[k])));
+    return 2e-5 * fmax(scale, fabs(s)) + 8.0 * 0x1p-52 * mag;
+}
+
+/* The slots past the count: NaN, feature 0 (gjkb_manifolds). */
+static const char *unused_slots_problem(const contact_view *c)
+{
+    for (int k = c->count; k < GJKB_MAX_CONTACTS; k++) {
+        if (!all_nan3(c->ca[k]) || !all_nan3(c->cb[k]) || !isnan(c->sep[k]))
+            return why("slot %d past the count %d is not NaN (separation %a)", k, c->count, c->sep[k]);
+        if (c->feature[k] != 0)
+            return why("slot %d past the count %d has feature %#x, not 0", k, c->count, c->feature[k]);
+    }
+    return NULL;
+}
+
+/* The used slots: finite, none deeper than the first, which is exactly
+ * the distance; b - a along n by the separation; above 0 when speculative. */
+static const char *used_slots_problem(const contact_view *c, double scale)
+{
+    bool have_points = c->has_cpts, have_sep = c->has_sep;
+    for (int k = 0; k < c->count; k++) {
+        if ((have_points && (!all_finite3(c->ca[k]) || !all_finite3(c->cb[k]))) || (have_sep && !isfinite(c->sep[k])))
+            return why("contact %d of %d is not finite", k, c->count);
+        if (!have_sep)
+            continue;
+        if (k == 0 && c->has_d && !(c->sep[0] == c->d))
+            return why("the first contact's separation %a is not the distance %a", c->sep[0], c->d);
+        if (c->status == GJKB_SEPARATED && !(c->sep[k] > 0.0))
+            return why("speculative contact %d at separation %a", k, c->sep[k]);
+        if (c->sep[k] < c->sep[0] - line_slack(c->ca[k], c->cb[k], c->sep[0], scale))
+            return why("contact %d (separation %a) deeper than the first (%a)", k, c->sep[k], c->sep[0]);
+        if (have_points && c->has_n &&
+            line_miss(c->ca[k], c->cb[k], c->sep[k], c->n) > line_slack(c->ca[k], c->cb[k], c->sep[k], scale))
+            return why("contact %d: b - a misses separation * n by %g (scale %g)", k,
+                       line_miss(c->ca[k], c->cb[k], c->sep[k], c->n), scale);
+    }
+    return NULL;
+}
+
+/* How many points the status and max_distance allow: [lo, hi]. */
+static void count_range(const fw_world *w, const contact_view *c, int *lo, int *hi)
+{
+    *lo = 0, *hi = 0;
+    if (c->status == GJKB_OVERLAP)
+        *lo = 1, *hi = GJKB_MAX_CONTACTS;
+    else if (c->status == GJKB_SEPARATED && w->max_distance > 0.0)
+        /* speculative within max_distance; the distance may be missing */
+        *lo = c->has_d && c->d <= w->max_distance, *hi = GJKB_MAX_CONTACTS;
+}
+
+/* An overlapping pair: distance in the touching band or below, a unit
+ * normal, b - a = distance * n. */
+static const char *overlap_problem(const fw_world *w, const contact_view *c, double scale)
+{
+    double tol = w->tolerance != 0.0 ? w->tolerance : GJKB_DEFAULT_TOLERANCE;
+    if (c->has_d && !(isfinite(c->d) && c->d <= (tol + 1e-4) * scale))
+        return why("overlap at distance %a, above the touching band (scale %g)", c->d, scale);
+    double nn = c->n[0] * c->n[0] + c->n[1] * c->n[1] + c->n[2] * c->n[2];
+    if (c->has_n && (!all_finite3(c->n) || !(fabs(nn - 1.0) <= 2e-5)))
+        return why("overlap with normal (%a, %a, %a), not unit", c->n[0], c->n[1], c->n[2]);
+    if (c->has_ab && (!all_finite3(c->a) || !all_finite3(c->b)))
+        return "overlap with witness points that are not finite";
+    if (c->has_d && c->has_ab && c->has_n && line_miss(c->a, c->b, c->d, c->n) > line_slack(c->a, c->b, c->d, scale))
+        return why("b - a misses distance * n by %g (scale %g)", line_miss(c->a, c->b, c->d, c->n), scale);
+    return NULL;
+}
+
+static const char *contact_problem(const fw_world *w, const gjkb_results *r, uint32_t i, uint32_t a, uint32_t b)
+{
+    if (w->mode != GJKB_CONTACT || r->status[i] > GJKB_INVALID)
+        return NULL;
+    const contact_view c = view_of(r, i);
+    double scale = fw_pair_scale(w, a, b);
+    const char *p = c.status == GJKB_OVERLAP && fw_pair_verdict(w, a, b) != FW_INVALID
+                        ? overlap_problem(w, &c, scale) : NULL;
+    if (p || c.count < 0)
+        return p;
+    int lo, hi;
+    count_range(w, &c, &lo, &hi);
+    if (c.count < lo || c.count > hi)
+        return why("%d contacts, %d to %d expected (distance %a, max_distance %g)", c.count, lo, hi, c.d,
+                   w->max_distance);
+    p = unused_slots_problem(&c);
+    return p ? p : used_slots_problem(&c, scale);
 }
 
 static void check_answer(const fw_world *w, const gjkb_results *r, uint32_t i, uint32_t a, uint32_t b,
@@ -323,32 +564,65 @@ static void check_answer(const fw_world *w, const gjkb_results *r, uint32_t i, u
 {
     const char *problem = answer_problem(w, r, i, a, b);
     if (!problem)
+        problem = contact_problem(w, r, i, a, b);
+    if (!problem)
         return;
     focus(a, b);
     fail("%s: pair %u (bodies %u, %u): %s (status %s, distance %a)", what, i, a, b, problem,
          gjkb_status_name((gjkb_status)r->status[i]), r->distance ? r->distance[i] : NAN);
 }
 
-/* Bit for bit: y against the baseline x. */
-static void compare_results(const gjkb_results *x, const gjkb_results *y, uint32_t n, const uint32_t *pa,
-                            const uint32_t *pb, const char *what)
+static const char *const manifold_name[7] = { "contact ax", "contact ay", "contact az", "contact bx",
+                                              "contact by", "contact bz", "separation" };
+
+/* Pair j of y against pair i of the baseline x, bit for bit, in every
+ * array x has (bodies a, b for the message). */
+static void compare_manifold(const gjkb_results *x, uint32_t i, const gjkb_results *y, uint32_t j, uint32_t a,
+                             uint32_t b, const char *what)
+{
+    const gjkb_manifolds *mx = &x->manifold, *my = &y->manifold;
+    const double *fx[7], *fy[7];
+    manifold_fields_of(mx, fx);
+    manifold_fields_of(my, fy);
+    CHECK(!mx->count || mx->count[i] == my->count[j], "%s: pair %u (bodies %u, %u): %u contacts, baseline %u",
+          what, j, a, b, my->count[j], mx->count[i]);
+    for (size_t k = 0; k < GJKB_MAX_CONTACTS; k++) {
+        size_t si = (size_t)i * GJKB_MAX_CONTACTS + k, sj = (size_t)j * GJKB_MAX_CONTACTS + k;
+        for (int f = 0; f < 7; f++)
+            CHECK(!fx[f] || memcmp(&fx[f][si], &fy[f][sj], sizeof(double)) == 0,
+                  "%s: pair %u (bodies %u, %u): slot %zu %s %a, baseline %a", what, j, a, b, k, manifold_name[f],
+                  fy[f][sj], fx[f][si]);
+        CHECK(!mx->feature || mx->feature[si] == my->feature[sj],
+              "%s: pair %u (bodies %u, %u): slot %zu feature %#x, baseline %#x", what, j, a, b, k, my->feature[sj],
+              mx->feature[si]);
+    }
+}
+
+static void compare_pair(const gjkb_results *x, uint32_t i, const gjkb_results *y, uint32_t j, uint32_t a,
+                         uint32_t b, const char *what)
 {
     const double *fx[10], *fy[10];
     fields_of(x, fx);
     fields_of(y, fy);
-    for (uint32_t i = 0; i < n; i++) {
-        focus(pa[i], pb[i]);
-        CHECK(x->status[i] == y->status[i], "%s: pair %u (bodies %u, %u): status %s, baseline %s", what, i, pa[i],
-              pb[i], gjkb_status_name((gjkb_status)y->status[i]), gjkb_status_name((gjkb_status)x->status[i]));
-        CHECK(!x->iterations || x->iterations[i] == y->iterations[i],
-              "%s: pair %u (bodies %u, %u): %u iterations, baseline %u", what, i, pa[i], pb[i], y->iterations[i],
-              x->iterations[i]);
-        for (int k = 0; k < 10; k++)
-            CHECK(!fx[k] || memcmp(&fx[k][i], &fy[k][i], sizeof(double)) == 0,
-                  "%s: pair %u (bodies %u, %u): %s %a, baseline %a", what, i, pa[i], pb[i], field_name[k],
-                  fy[k][i], fx[k][i]);
-    }
+    focus(a, b);
+    CHECK(x->status[i] == y->status[j], "%s: pair %u (bodies %u, %u): status %s, baseline %s", what, j, a, b,
+          gjkb_status_name((gjkb_status)y->status[j]), gjkb_status_name((gjkb_status)x->status[i]));
+    CHECK(!x->iterations || x->iterations[i] == y->iterations[j],
+          "%s: pair %u (bodies %u, %u): %u iterations, baseline %u", what, j, a, b, y->iterations[j],
+          x->iterations[i]);
+    for (int k = 0; k < 10; k++)
+        CHECK(!fx[k] || memcmp(&fx[k][i], &fy[k][j], sizeof(double)) == 0,
+              "%s: pair %u (bodies %u, %u): %s %a, baseline %a", what, j, a, b, field_name[k], fy[k][j], fx[k][i]);
+    compare_manifold(x, i, y, j, a, b, what);
     focus(UINT32_MAX, 0);
+}
+
+/* Bit for bit: y against the baseline x, pair by pair. */
+static void compare_results(const gjkb_results *x, const gjkb_results *y, uint32_t n, const uint32_t *pa,
+                            const uint32_t *pb, const char *what)
+{
+    for (uint32_t i = 0; i < n; i++)
+        compare_pair(x, i, y, i, pa[i], pb[i], what);
 }
 
 /* ---- gjkb_query_batch ------------------------------------------------------- */
@@ -359,7 +633,7 @@ static gjkb_error batch_on(const fw_world *w, int s, gjkb_error first)
     gjkb_pairs pairs = { w->np, w->pa, w->pb };
     gjkb_query q = query_of(w, w->warm, true);
     sentinel_fill(&outs[s], w->np);
-    gjkb_results r = results_of(&outs[s], w->outputs, w->odd);
+    gjkb_results r = results_of(&outs[s], w->outputs, w->manifold, w->odd);
     gjkb_error e = gjkb_query_batch(slots[s].ctx, &bodies, &pairs, &q, &r);
     check_error(&slots[s], e, "gjkb_query_batch");
     check_verdict(&slots[s], e, s == 0 ? e : first, fw_batch_args(w), "gjkb_query_batch");
@@ -370,24 +644,132 @@ static gjkb_error batch_on(const fw_world *w, int s, gjkb_error first)
               slots[s].name, e != GJKB_OK ? "an error" : "no pairs");
         return e;
     }
+    CHECK(w->mode == GJKB_CONTACT || manifold_intact(&outs[s], w->np),
+          "gjkb_query_batch on %s: manifold arrays written in %s mode", slots[s].name,
+          w->mode == GJKB_HIT ? "hit" : "distance");
     char what[64];
     snprintf(what, sizeof what, "gjkb_query_batch on %s", slots[s].name);
     for (uint32_t i = 0; i < w->np; i++)
         check_answer(w, &r, i, w->pa[i], w->pb[i], what);
     if (is_wide(&slots[s]) && s != scalar_slot) {
-        gjkb_results base = results_of(&outs[scalar_slot], w->outputs, w->odd);
+        gjkb_results base = results_of(&outs[scalar_slot], w->outputs, w->manifold, w->odd);
         snprintf(what, sizeof what, "gjkb_query_batch: %s against scalar", slots[s].name);
         compare_results(&base, &r, w->np, w->pa, w->pb, what);
     }
     return e;
 }
 
-static void check_batch(const fw_world *w)
+/* Returns whether every backend's batch succeeded. */
+static bool check_batch(const fw_world *w)
 {
     gjkb_error first = GJKB_OK;
     for (int s = 0; s < nslots; s++)
         if (slot_used(w, s))
             first = batch_on(w, s, first);
+    return first == GJKB_OK;
+}
+
+/* ---- bad pairs leave their neighbours alone ------------------------------------
+ * The batch again on one wide backend without the pairs it answered
+ * invalid: every other pair must keep its bits ("leave every other pair as
+ * it would be alone"), whatever the mode. */
+
+static uint32_t kept_a[FW_MAX_PAIRS], kept_b[FW_MAX_PAIRS], kept_ix[FW_MAX_PAIRS];
+static double kept_w[3][FW_MAX_PAIRS];
+
+static uint32_t keep_valid(const fw_world *w, const outbuf *o)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < w->np; i++) {
+        if (o->status[i] == GJKB_INVALID)
+            continue;
+        kept_a[n] = w->pa[i], kept_b[n] = w->pb[i], kept_ix[n] = i;
+        kept_w[0][n] = w->wx[i], kept_w[1][n] = w->wy[i], kept_w[2][n] = w->wz[i];
+        n++;
+    }
+    return n;
+}
+
+static int growth_slot(const fw_world *w);
+
+static void check_neighbours(const fw_world *w)
+{
+    int s = growth_slot(w);
+    uint32_t n = keep_valid(w, &outs[s]);
+    if (n == 0 || n == w->np)
+        return;
+    gjkb_bodies bodies = bodies_of(w, body_hull);
+    gjkb_pairs pairs = { n, kept_a, kept_b };
+    gjkb_query q = query_of(w, false, false);
+    if (w->warm)
+        q.warm_x = kept_w[0], q.warm_y = kept_w[1], q.warm_z = kept_w[2];
+    gjkb_results r = results_of(&recheck, w->outputs, w->manifold, FW_ODD_NONE);
+    CHECK(gjkb_query_batch(slots[s].ctx, &bodies, &pairs, &q, &r) == GJKB_OK,
+          "gjkb_query_batch on %s without the invalid pairs: %s", slots[s].name, gjkb_last_error(slots[s].ctx));
+    gjkb_results base = results_of(&outs[s], w->outputs, manifold_compared(w), w->odd);
+    char what[96];
+    snprintf(what, sizeof what, "gjkb_query_batch on %s without the invalid pairs, against with them",
+             slots[s].name);
+    for (uint32_t j = 0; j < n; j++)
+        compare_pair(&base, kept_ix[j], &r, j, kept_a[j], kept_b[j], what);
+}
+
+/* ---- gjkb_query_pair ------------------------------------------------------------
+ * The reference path one pair at a time, on any context: pair by pair the
+ * reference backend's batch bits (slot 0), in every mode. */
+
+static outbuf pair_out;
+
+static gjkb_shape shape_of(const fw_world *w, uint32_t i)
+{
+    gjkb_shape s = { (gjkb_kind)w->kind[i], { w->sx[i], w->sy[i], w->sz[i] }, w->margins ? w->margin[i] : 0.0f,
+                     body_hull[i], { w->px[i], w->py[i], w->pz[i] }, { w->qw[i], w->qx[i], w->qy[i], w->qz[i] } };
+    return s;
+}
+
+/* A gjkb_result as the batch call stores it: slots past the count NaN. */
+static void store_pair(outbuf *o, uint32_t i, const gjkb_result *res)
+{
+    o->status[i] = (uint8_t)res->status;
+    o->iterations[i] = res->iterations;
+    o->v[0][i] = res->distance;
+    for (int k = 0; k < 3; k++)
+        o->v[1 + k][i] = res->a[k], o->v[4 + k][i] = res->b[k], o->v[7 + k][i] = res->n[k];
+    o->count[i] = (uint8_t)res->contact_count;
+    for (uint32_t k = 0; k < GJKB_MAX_CONTACTS; k++) {
+        size_t at = (size_t)i * GJKB_MAX_CONTACTS + k;
+        bool used = k < res->contact_count;
+        const gjkb_contact *c = &res->contacts[k];
+        for (int j = 0; j < 3; j++)
+            o->m[j][at] = used ? c->a[j] : NAN, o->m[3 + j][at] = used ? c->b[j] : NAN;
+        o->m[6][at] = used ? c->separation : NAN;
+        o->feature[at] = used ? c->feature : 0u;
+    }
+}
+
+static void check_pair_calls(const fw_world *w)
+{
+    const slot *sl = &slots[w->filter_seed % nslots];
+    gjkb_query q = query_of(w, false, false);
+    for (uint32_t i = 0; i < w->np; i++) {
+        gjkb_shape a = shape_of(w, w->pa[i]), b = shape_of(w, w->pb[i]);
+        if (w->warm)
+            q.warm_x = &w->wx[i], q.warm_y = &w->wy[i], q.warm_z = &w->wz[i];
+        gjkb_result res;
+        gjkb_error e = gjkb_query_pair(sl->ctx, &a, &b, &q, &res);
+        check_error(sl, e, "gjkb_query_pair");
+        focus(w->pa[i], w->pb[i]);
+        CHECK(e == GJKB_OK, "gjkb_query_pair on %s, pair %u: error %d where the batch call succeeded", sl->name, i,
+              (int)e);
+        CHECK(res.contact_count <= GJKB_MAX_CONTACTS && (w->mode == GJKB_CONTACT || res.contact_count == 0),
+              "gjkb_query_pair on %s, pair %u: %u contacts in mode %d", sl->name, i, res.contact_count, w->mode);
+        store_pair(&pair_out, i, &res);
+    }
+    gjkb_results base = results_of(&outs[0], w->outputs, manifold_compared(w), w->odd);
+    gjkb_results got = results_of(&pair_out, w->outputs, manifold_compared(w), FW_ODD_NONE);
+    char what[96];
+    snprintf(what, sizeof what, "gjkb_query_pair on %s against the reference batch", sl->name);
+    compare_results(&base, &got, w->np, w->pa, w->pb, what);
 }
 
 /* ---- gjkb_bounds -------------------------------------------------------------- */
@@ -607,8 +989,8 @@ static gjkb_results frame_save(const fw_world *w, int s, const gjkb_frame *f)
     outbuf *o = &outs[s];
     uint32_t n = f->pairs.count;
     save_pairs(o, &f->pairs);
-    gjkb_results r = results_of(o, w->mode == GJKB_DISTANCE ? FW_OUT_ALL : FW_OUT_SCALARS, FW_ODD_NONE);
-    const double *src[10], *dst[10];
+    gjkb_results r = frame_results_of(o, w);
+    const double *src[10], *dst[10], *msrc[7], *mdst[7];
     fields_of(&f->results, src);
     fields_of(&r, dst);
     memcpy(o->status, f->results.status, n);
@@ -616,6 +998,14 @@ static gjkb_results frame_save(const fw_world *w, int s, const gjkb_frame *f)
     for (int k = 0; k < 10; k++)
         if (dst[k])
             memcpy((double *)dst[k], src[k], n * sizeof(double));
+    if (w->mode != GJKB_CONTACT)
+        return r;
+    manifold_fields_of(&f->results.manifold, msrc);
+    manifold_fields_of(&r.manifold, mdst);
+    memcpy(o->count, f->results.manifold.count, n);
+    memcpy(o->feature, f->results.manifold.feature, n * GJKB_MAX_CONTACTS * sizeof(uint32_t));
+    for (int k = 0; k < 7; k++)
+        memcpy((double *)mdst[k], msrc[k], n * GJKB_MAX_CONTACTS * sizeof(double));
     return r;
 }
 
@@ -623,12 +1013,16 @@ static gjkb_results frame_save(const fw_world *w, int s, const gjkb_frame *f)
 static void check_frame_shape(const fw_world *w, const slot *sl, const gjkb_frame *f)
 {
     const gjkb_results *r = &f->results;
-    bool pts = w->mode == GJKB_DISTANCE;
+    const gjkb_manifolds *m = &r->manifold;
+    bool pts = w->mode != GJKB_HIT, contact = w->mode == GJKB_CONTACT;
     CHECK(f->pairs.count <= FW_MAX_FRAME_PAIRS, "gjkb_step on %s: %u pairs", sl->name, f->pairs.count);
     CHECK(r->status && r->distance && r->iterations, "gjkb_step on %s: a status, distance or iterations array "
           "is NULL", sl->name);
     CHECK(!r->ax == !pts && !r->bz == !pts && !r->nx == !pts, "gjkb_step on %s: point arrays %s in %s mode",
-          sl->name, r->ax ? "given" : "NULL", pts ? "distance" : "hit");
+          sl->name, r->ax ? "given" : "NULL", pts ? "distance or contact" : "hit");
+    CHECK(!m->count == !contact && !m->ax == !contact && !m->bz == !contact && !m->separation == !contact &&
+              !m->feature == !contact, "gjkb_step on %s: manifold arrays %s in %s mode", sl->name,
+          m->count ? "given" : "NULL", contact ? "contact" : "another");
     uint32_t hits = 0;
     for (uint32_t i = 0; i < f->pairs.count; i++)
         hits += r->status[i] == GJKB_OVERLAP;
@@ -641,7 +1035,7 @@ static void check_frame_batch(const fw_world *w, int s, const gjkb_results *got,
     gjkb_bodies bodies = bodies_of(w, body_hull);
     gjkb_pairs pairs = { n, outs[s].a, outs[s].b };
     gjkb_query q = query_of(w, false, false);
-    gjkb_results r = results_of(&recheck, w->mode == GJKB_DISTANCE ? FW_OUT_ALL : FW_OUT_SCALARS, FW_ODD_NONE);
+    gjkb_results r = frame_results_of(&recheck, w);
     gjkb_error e = gjkb_query_batch(slots[s].ctx, &bodies, &pairs, &q, &r);
     check_error(&slots[s], e, "gjkb_query_batch");
     CHECK(e == GJKB_OK, "gjkb_query_batch on %s, a frame's pairs: error %d", slots[s].name, (int)e);
@@ -663,8 +1057,7 @@ static void frame_checks(const fw_world *w, int s, const gjkb_frame *f)
     for (uint32_t i = 0; i < n; i++)
         check_answer(w, &got, i, outs[s].a[i], outs[s].b[i], what);
     if (is_wide(&slots[s]) && s != scalar_slot) {
-        gjkb_results base = results_of(&outs[scalar_slot], w->mode == GJKB_DISTANCE ? FW_OUT_ALL : FW_OUT_SCALARS,
-                                       FW_ODD_NONE);
+        gjkb_results base = frame_results_of(&outs[scalar_slot], w);
         snprintf(what, sizeof what, "gjkb_step: %s against scalar", slots[s].name);
         compare_results(&base, &got, n, outs[s].a, outs[s].b, what);
     }
@@ -710,7 +1103,7 @@ static int fresh_slot;
 static uint32_t fresh_hull[FW_MAX_BODIES];   /* ids on the fresh context */
 
 /* The input picks a backend with several lanes (records, bundles), or
- * scalar when the CPU has none. */
+ * scalar when the CPU has none (also the neighbour check's backend). */
 static int growth_slot(const fw_world *w)
 {
     int wide[MAX_SLOTS], n = 0;
@@ -779,14 +1172,14 @@ static void check_growth_batch(const fw_world *w)
     gjkb_query q = query_of(w, false, false);
     if (w->warm)
         q.warm_x = grow_w[0], q.warm_y = grow_w[1], q.warm_z = grow_w[2];
-    gjkb_results r = results_of(&recheck, w->outputs, FW_ODD_NONE);
+    gjkb_results r = results_of(&recheck, w->outputs, w->manifold, FW_ODD_NONE);
     gjkb_pairs p = growth_pairs(w, half.count, false);
     CHECK(gjkb_query_batch(fresh, &half, &p, &q, &r) == GJKB_OK, "gjkb_query_batch on a fresh %s context, "
           "half the bodies: %s", name, gjkb_last_error(fresh));
     p = growth_pairs(w, w->nb, true);
     CHECK(gjkb_query_batch(fresh, &all, &p, &q, &r) == GJKB_OK, "gjkb_query_batch on a fresh %s context, all "
           "bodies: %s", name, gjkb_last_error(fresh));
-    gjkb_results base = results_of(&outs[scalar_slot], w->outputs, FW_ODD_NONE);
+    gjkb_results base = results_of(&outs[scalar_slot], w->outputs, manifold_compared(w), FW_ODD_NONE);
     char what[96];
     snprintf(what, sizeof what, "gjkb_query_batch on a fresh %s context, grown, against scalar", name);
     compare_results(&base, &r, w->np, w->pa, w->pb, what);
@@ -814,8 +1207,7 @@ static void check_growth_step(const fw_world *w, bool frame_ok)
         snprintf(what, sizeof what, "gjkb_step on a fresh %s context, grown, against scalar", name);
         CHECK(f.pairs.count == ref_count && same_pairs(f.pairs.a, f.pairs.b, ref_a, ref_b, ref_count),
               "%s: %u pairs, not the %u of the bounds", what, f.pairs.count, ref_count);
-        gjkb_results base = results_of(&outs[scalar_slot], w->mode == GJKB_DISTANCE ? FW_OUT_ALL : FW_OUT_SCALARS,
-                                       FW_ODD_NONE);
+        gjkb_results base = frame_results_of(&outs[scalar_slot], w);
         compare_results(&base, &f.results, f.pairs.count, f.pairs.a, f.pairs.b, what);
     }
     gjkb_destroy(fresh);
@@ -851,7 +1243,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fw_print(stdout, &w);
     slots_ready();
     register_hulls(&w);
-    check_batch(&w);
+    if (check_batch(&w) && w.np > 0) {
+        check_pair_calls(&w);
+        check_neighbours(&w);
+    }
     check_growth_batch(&w);
     ref_valid = check_bounds(&w);
     if (ref_valid) {

@@ -366,6 +366,18 @@ static void read_warm(fw_world *w, fz_reader *r)
     }
 }
 
+/* Read last, so inputs made before contact mode decode as they did (a
+ * read past the end is 0: the style's mode, no manifold arrays). Bit 0
+ * turns the mode into contact; the rest picks the manifold arrays, which
+ * hit and distance modes get too (and must leave alone). */
+static void read_contact(fw_world *w, fz_reader *r)
+{
+    uint8_t c = fz_u8(r);
+    if ((c & 1) && w->odd != FW_ODD_MODE)
+        w->mode = GJKB_CONTACT;
+    w->manifold = (uint8_t)((c >> 1) % FW_MAN_KINDS);
+}
+
 /* Boxes find_pairs must cope with although gjkb_bounds never makes them. */
 static void read_edits(fw_world *w, fz_reader *r)
 {
@@ -413,6 +425,7 @@ void fw_decode(fw_world *w, const uint8_t *data, size_t size)
         w->flags[i] = fz_u8(&r);
     w->filter_seed = fz_u8(&r);
     read_edits(w, &r);
+    read_contact(w, &r);
 }
 
 /* ---- what the header promises --------------------------------------------- */
@@ -509,6 +522,33 @@ fw_verdict fw_body_verdict(const fw_world *w, uint32_t i)
     return v;
 }
 
+/* gjkb__core_radius (src/shape.c) in double, plus the margin (a sphere's
+ * and a capsule's radius count as margin, as in the reference). */
+static double body_radius(const fw_world *w, uint32_t i)
+{
+    double x = w->sx[i], z = w->sz[i], r = 0.0;
+    switch (w->kind[i]) {
+    case GJKB_SPHERE: r = x; break;
+    case GJKB_CAPSULE: r = z + x; break;
+    case GJKB_BOX: r = sqrt(x * x + (double)w->sy[i] * w->sy[i] + z * z); break;
+    case GJKB_CYLINDER:
+    case GJKB_CONE: r = sqrt(x * x + z * z); break;
+    case GJKB_HULL:
+        for (uint32_t k = 0; w->hull_ix[i] < w->nh && k < w->hulls[w->hull_ix[i]].n; k++) {
+            const float *p = &w->hulls[w->hull_ix[i]].xyz[3 * k];
+            r = fmax(r, sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]));
+        }
+        break;
+    default: break;
+    }
+    return r + (w->margins ? w->margin[i] : 0.0);
+}
+
+double fw_pair_scale(const fw_world *w, uint32_t a, uint32_t b)
+{
+    return body_radius(w, a) + body_radius(w, b);
+}
+
 static bool body_args_ok(const fw_world *w, uint32_t i)
 {
     if (w->kind[i] >= GJKB_KIND_COUNT)
@@ -534,7 +574,8 @@ static fw_args worse(fw_args x, fw_args y)
 fw_args fw_batch_args(const fw_world *w)
 {
     fw_args v = query_args(w);
-    if (w->odd == FW_ODD_NO_STATUS || w->odd == FW_ODD_POINT_GROUP || w->odd == FW_ODD_WARM_GROUP)
+    if (w->odd == FW_ODD_NO_STATUS || w->odd == FW_ODD_POINT_GROUP || w->odd == FW_ODD_WARM_GROUP ||
+        w->odd == FW_ODD_MANIFOLD_GROUP || w->odd == FW_ODD_MANIFOLD_NO_COUNT)
         return FW_ARGS_BAD;
     if (w->np > 0 && w->odd == FW_ODD_NO_SIZES)
         return FW_ARGS_BAD;
@@ -618,14 +659,19 @@ static void print_pair(FILE *out, const fw_world *w, uint32_t p)
 
 void fw_print(FILE *out, const fw_world *w)
 {
-    const char *mode = w->mode == GJKB_HIT ? "hit" : w->mode == GJKB_DISTANCE ? "distance" : "(unknown)";
+    const char *mode = w->mode == GJKB_HIT        ? "hit"
+                       : w->mode == GJKB_DISTANCE ? "distance"
+                       : w->mode == GJKB_CONTACT  ? "contact"
+                                                  : "(unknown)";
     fprintf(out, "# fuzz_api world: %lu bodies, %lu hulls, %lu pairs; odd argument %d\n", (unsigned long)w->nb,
             (unsigned long)w->nh, (unsigned long)w->np, (int)w->odd);
     fprintf(out, "# query: mode %s, max_iterations %lu, tolerance %.17g, max_distance %.17g, warm start %s\n", mode,
             (unsigned long)w->max_iterations, w->tolerance, w->max_distance, w->warm ? "yes" : "no");
-    fprintf(out, "# replay: gjkbatch query --mode %s --max-iterations %lu --backend NAME FILE -\n", mode,
-            (unsigned long)w->max_iterations);
-    fputs("# (tolerance, max_distance and warm axes have no option: defaults there)\n", out);
+    fprintf(out, "# manifold arrays: %d (FW_MAN_*)\n", (int)w->manifold);
+    fprintf(out, "# replay: gjkbatch query --mode %s --max-iterations %lu", mode, (unsigned long)w->max_iterations);
+    if (w->mode != GJKB_HIT && isfinite(w->max_distance) && w->max_distance > 0.0)
+        fprintf(out, " --max-distance %.17g", w->max_distance);
+    fputs(" --backend NAME FILE -\n# (tolerance and warm axes have no option: defaults there)\n", out);
     for (uint32_t h = 0; h < w->nh; h++) {
         fprintf(out, "hull %lu", (unsigned long)h);
         for (uint32_t k = 0; k < 3 * w->hulls[h].n; k++)

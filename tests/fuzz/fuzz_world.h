@@ -35,11 +35,16 @@ typedef enum fw_odd {
     FW_ODD_WARM_GROUP,    /* warm_x without warm_y, warm_z */
     FW_ODD_NO_SIZES,      /* bodies.sx NULL */
     FW_ODD_STEP_WARM,     /* warm-start arrays given to gjkb_step */
+    FW_ODD_MANIFOLD_GROUP,    /* manifold ax without ay, az */
+    FW_ODD_MANIFOLD_NO_COUNT, /* manifold separation without count */
     FW_ODD_COUNT
 } fw_odd;
 
 /* Which result arrays the batch call gets besides status. */
 enum { FW_OUT_ALL, FW_OUT_STATUS, FW_OUT_SCALARS, FW_OUT_POINTS, FW_OUT_COUNT };
+/* Which manifold arrays (gjkb_results.manifold) it gets, in every mode:
+ * contact mode fills them, hit and distance modes must leave them alone. */
+enum { FW_MAN_NONE, FW_MAN_ALL, FW_MAN_COUNT, FW_MAN_POINTS, FW_MAN_SEPARATION, FW_MAN_KINDS };
 
 typedef struct fw_hull {
     uint32_t n;
@@ -59,14 +64,14 @@ typedef struct fw_world {
     fw_hull hulls[FW_MAX_HULLS];
     uint32_t pa[FW_MAX_PAIRS], pb[FW_MAX_PAIRS];
 
-    int mode;                          /* raw: may be neither hit nor distance */
+    int mode;                          /* raw: may be none of hit, distance, contact */
     uint32_t max_iterations;
     double tolerance, max_distance;
     bool warm;
     double wx[FW_MAX_PAIRS], wy[FW_MAX_PAIRS], wz[FW_MAX_PAIRS];
 
     bool margins, use_flags, use_filter, gather;
-    uint8_t filter_seed, outputs;
+    uint8_t filter_seed, outputs, manifold;
     fw_odd odd;
 
     /* find_pairs is also run on the bounds with these boxes overwritten:
@@ -86,6 +91,10 @@ typedef enum fw_verdict { FW_VALID, FW_INVALID, FW_UNSAID } fw_verdict;
 
 fw_verdict fw_pair_verdict(const fw_world *w, uint32_t a, uint32_t b);
 fw_verdict fw_body_verdict(const fw_world *w, uint32_t i);
+/* The pair's scale as the library takes it (gjkbatch.h, Conventions): the
+ * sum of the two bodies' bounding radii about their origins, margins
+ * included. Meaningful for pairs that are not invalid. */
+double fw_pair_scale(const fw_world *w, uint32_t a, uint32_t b);
 
 /* What the header says a call must return for the world's arguments:
  * GJKB_OK (all well formed), an error (a documented misuse), or nothing

@@ -10,6 +10,14 @@ import sys
 TEMPLATE, DISTANCE, WARM, MARGINS, FLAGS, FILTER, ODD, GATHER = (1 << k for k in range(8))
 SPHERE, CAPSULE, BOX, CYLINDER, CONE, HULL = range(6)
 IDENTITY, TURN_X = 0, 1      # quaternion table indices (quat_valid)
+# the last byte (read_contact): bit 0 contact mode, the rest the manifold arrays
+MAN_NONE, MAN_ALL, MAN_COUNT, MAN_POINTS, MAN_SEPARATION = range(5)
+ODD_MANIFOLD_GROUP, ODD_MANIFOLD_NO_COUNT = 10, 11   # fw_odd
+
+
+def contact(on=True, manifold=MAN_ALL):
+    """The byte after the edits: contact mode or not, which manifold arrays."""
+    return [(1 if on else 0) | manifold << 1]
 
 
 def size(v):
@@ -97,6 +105,53 @@ SEEDS = {
     + [CONE, 32, 0, 234, 0] + coord(0) + coord(2) + coord(0)
     + [CYLINDER, 32, 0, 32, 0, 253, 250] + coord(0)
     + [4, 0, 1, 1, 2, 2, 3, 3, 0] + [0, 200, 3, 1, 0, 2, 4, 0],
+    # contact mode: 16 box pairs touching, pressed in or just apart on
+    # every axis and the diagonals, B turned now and then, every manifold
+    # array, max_distance 0.5 (speculative points for the near ones)
+    "boxes-contact": header(TEMPLATE | DISTANCE, 0, maxd=3)
+    + [0] + template(16, shape(BOX, 1, 0.5, 0.25), shape(BOX, 0.5, 0.5, 0.5),
+                     [0, 16, 0, 0x40, 16], [0, 9, 18, 27, 36, 45, 54, 63, 26, 44, 100, 109])
+    + [0, 0] + contact(),
+    # contact mode without max_distance: capsules and spheres with margins,
+    # only count and the points
+    "capsules-contact": header(TEMPLATE | MARGINS, 0)
+    + [0] + template(12, shape(CAPSULE, 0.5, 0, 0.75, margin=0.125), shape(SPHERE, 0.5, 0, 0, margin=0.25),
+                     [0, 2, 16, 8], [0, 8, 16, 24, 33, 42, 51, 60])
+    + [0, 0] + contact(manifold=MAN_POINTS),
+    # contact mode on the cones and zeroed neighbours, count, separation
+    # and feature only, max_distance 2
+    "cones-contact": header(TEMPLATE | DISTANCE, 0, maxd=4)
+    + [0] + template(24, shape(CONE, 0.5, 0, 1), shape(CYLINDER, 1, 0, 0.5),
+                     [0, 1, 4, 5, 0x81, 0x40, 2, 8], [0, 9, 18, 27, 36, 45, 54, 63]) + [0, 0]
+    + contact(manifold=MAN_SEPARATION),
+    # the free world in contact mode, warm start, gjkb_step with flags
+    "free-mixed-contact": header(DISTANCE | WARM | FLAGS | FILTER, 16, tol=2, maxd=4)
+    + [1] + hull(4, 0, [0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32])
+    + [4]
+    + body(SPHERE, 0.5, 0, 0, (0, 0, 0)) + body(BOX, 0.5, 0.5, 0.5, (0.75, 0, 0))
+    + body(CAPSULE, 0.25, 0, 0.5, (0, 1, 0), quat=TURN_X) + body(HULL, 0, 0, 0, (0, 0, 1), hull=0)
+    + body(CYLINDER, 0.5, 0, 0.25, (1, 1, 0))
+    + [6, 0, 1, 1, 2, 2, 3, 3, 4, 0, 4, 1, 3]
+    + [0, 3, 200, 64, 0, 64, 1, 2, 3]
+    + [1, 0, 1, 0, 1] + [7, 0] + contact(),
+    # broken bodies between good ones in contact mode: invalid, no points,
+    # the neighbours as without them
+    "free-broken-contact": header(DISTANCE, 0)
+    + [0]
+    + [3]
+    + body(BOX, 0.5, 0.5, 0.5, (0, 0, 0))
+    + [SPHERE, 240, 0, 0, 0] + coord(0) * 3
+    + body(BOX, 0.5, 0.5, 0.5, (0, 0.75, 0))
+    + [BOX, 64, 64, 64, 112] + coord(1) * 3
+    + [5, 0, 2, 0, 1, 2, 3, 1, 3, 2, 0] + [0, 0] + contact(),
+    # hit mode given every manifold array: they must stay untouched
+    "hit-manifold-untouched": header(TEMPLATE, 0)
+    + [0] + template(8, shape(BOX, 0.5, 0.5, 0.5), shape(SPHERE, 0.5, 0, 0), [0], [0, 9, 18, 27])
+    + [0, 0] + contact(on=False),
+    # a manifold misuse (ax without ay, az) in contact mode: an error, nothing written
+    "contact-misuse": header(TEMPLATE | ODD, 0, odd=ODD_MANIFOLD_GROUP)
+    + [0] + template(4, shape(BOX, 0.5, 0.5, 0.5), shape(BOX, 0.5, 0.5, 0.5), [0], [0, 9])
+    + [0, 0] + contact(),
 }
 
 
