@@ -93,7 +93,10 @@ gjkb_result gjkb__ref_contact(const ref_setup *su, const gjkb__params *p, const 
     if (!apart)
         return penetration(su, p, g);
     double dist = core_dist - su->margin_a - su->margin_b;
-    gjkb_status status = dist <= su->tol ? GJKB_OVERLAP : g->stop == STOP_LIMIT ? GJKB_LIMIT : GJKB_SEPARATED;
+    /* At the iteration bound v is not the closest point: an upper bound
+     * within the band proves contact, but neither the depth nor the normal
+     * is known, so the answer is the bound (limit), without points. */
+    gjkb_status status = g->stop == STOP_LIMIT ? GJKB_LIMIT : dist <= su->tol ? GJKB_OVERLAP : GJKB_SEPARATED;
     gjkb_result r = gjkb__ref_separated(su, g, status, dist, g->ca, g->cb);
     ref_vec n = scale(g->v, -1.0 / core_dist);
     ref_vec a = madd(g->ca, n, su->margin_a);
