@@ -66,6 +66,19 @@ def body(kind, sx, sy, sz, pos, quat=IDENTITY, margin=None, hull=None):
     return shape(kind, sx, sy, sz, quat, margin, hull) + sum((coord(p) for p in pos), [])
 
 
+def free_mixed():
+    """A free world: mixed kinds, shared bodies, a hull, warm start, flags
+    and filter (the rest of the seed after its header)."""
+    return ([1] + hull(4, 0, [0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32])
+            + [4]
+            + body(SPHERE, 0.5, 0, 0, (0, 0, 0)) + body(BOX, 0.5, 0.5, 0.5, (0.75, 0, 0))
+            + body(CAPSULE, 0.25, 0, 0.5, (0, 1, 0), quat=TURN_X) + body(HULL, 0, 0, 0, (0, 0, 1), hull=0)
+            + body(CYLINDER, 0.5, 0, 0.25, (1, 1, 0))
+            + [6, 0, 1, 1, 2, 2, 3, 3, 4, 0, 4, 1, 3]
+            + [0, 3, 200, 64, 0, 64, 1, 2, 3]
+            + [1, 0, 1, 0, 1] + [7, 0])
+
+
 SEEDS = {
     # 24 cone pairs, distance mode, 3 iterations, radii and heights zeroed
     # in some neighbours (the old zero-radius cone bug's bundle)
@@ -87,15 +100,7 @@ SEEDS = {
     + template(10, shape(HULL, 0, 0, 0, hull=0), shape(CONE, 0.5, 0, 0.5, hull=None),
                [0, 0x20, 4], [0, 1, 2, 3, 4, 5]) + [0, 0],
     # a free world: mixed kinds, warm start, flags and filter, shared bodies
-    "free-mixed": header(DISTANCE | WARM | FLAGS | FILTER, 16, tol=2, maxd=4)
-    + [1] + hull(4, 0, [0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32])
-    + [4]
-    + body(SPHERE, 0.5, 0, 0, (0, 0, 0)) + body(BOX, 0.5, 0.5, 0.5, (0.75, 0, 0))
-    + body(CAPSULE, 0.25, 0, 0.5, (0, 1, 0), quat=TURN_X) + body(HULL, 0, 0, 0, (0, 0, 1), hull=0)
-    + body(CYLINDER, 0.5, 0, 0.25, (1, 1, 0))
-    + [6, 0, 1, 1, 2, 2, 3, 3, 4, 0, 4, 1, 3]
-    + [0, 3, 200, 64, 0, 64, 1, 2, 3]
-    + [1, 0, 1, 0, 1] + [7, 0],
+    "free-mixed": header(DISTANCE | WARM | FLAGS | FILTER, 16, tol=2, maxd=4) + free_mixed(),
     # broken geometry and a misuse: NaN size, zero quaternion, huge offset
     "free-broken": header(DISTANCE | ODD, 0, odd=3)
     + [0]
@@ -125,15 +130,7 @@ SEEDS = {
                      [0, 1, 4, 5, 0x81, 0x40, 2, 8], [0, 9, 18, 27, 36, 45, 54, 63]) + [0, 0]
     + contact(manifold=MAN_SEPARATION),
     # the free world in contact mode, warm start, gjkb_step with flags
-    "free-mixed-contact": header(DISTANCE | WARM | FLAGS | FILTER, 16, tol=2, maxd=4)
-    + [1] + hull(4, 0, [0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32])
-    + [4]
-    + body(SPHERE, 0.5, 0, 0, (0, 0, 0)) + body(BOX, 0.5, 0.5, 0.5, (0.75, 0, 0))
-    + body(CAPSULE, 0.25, 0, 0.5, (0, 1, 0), quat=TURN_X) + body(HULL, 0, 0, 0, (0, 0, 1), hull=0)
-    + body(CYLINDER, 0.5, 0, 0.25, (1, 1, 0))
-    + [6, 0, 1, 1, 2, 2, 3, 3, 4, 0, 4, 1, 3]
-    + [0, 3, 200, 64, 0, 64, 1, 2, 3]
-    + [1, 0, 1, 0, 1] + [7, 0] + contact(),
+    "free-mixed-contact": header(DISTANCE | WARM | FLAGS | FILTER, 16, tol=2, maxd=4) + free_mixed() + contact(),
     # broken bodies between good ones in contact mode: invalid, no points,
     # the neighbours as without them
     "free-broken-contact": header(DISTANCE, 0)
