@@ -41,6 +41,11 @@
 #define MG_AREA_EPS 1e-6f
 #define MG_SEP_EPS 4e-6f
 #define MG_SEP_TILT 1e-5f
+/* Clipping: a segment within MG_ALONG of a polygon edge's line (both
+ * ends, scaled units), or clipped points spanning less than MG_SHORT, are
+ * not decided here (features touching at a corner, rounded). */
+#define MG_ALONG 1e-5f
+#define MG_SHORT 1e-3f
 /* A hull face's neighbour more aligned by this (a cosine; the axis error
  * times the normals' difference) is surely climbed to. */
 #define MG_CLIMB 2e-5f
@@ -502,6 +507,10 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
         float f1 = mg_cross2(ex, ey, s->x[1] - p->x[j], s->y[1] - p->y[j]);
         if (f0 < 0.0f && f1 < 0.0f)
             return 0;
+        /* along the edge's line: in or out is float's rounding */
+        float el = sqrtf(ex * ex + ey * ey);
+        if (fabsf(f0) <= MG_ALONG * el && fabsf(f1) <= MG_ALONG * el)
+            return -1;
         if (f0 < 0.0f && f0 / (f0 - f1) > tmin)
             tmin = f0 / (f0 - f1), emin = j;
         else if (f1 < 0.0f && f0 / (f0 - f1) < tmax)
@@ -513,8 +522,13 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
     const float t[2] = { tmin, tmax };
     const int e[2] = { emin, emax };
     float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0];
+    /* A segment through a corner of the polygon (its deepest point over a
+     * vertex) either misses it or runs in: a short stretch is rounding. */
+    float stretch = (tmax - tmin) * sqrtf(sx * sx + sy * sy);
+    if (stretch > 0.0f && stretch < MG_SHORT)
+        return -1;
     for (int i = 0; i < 2; i++) {
-        if (i == 1 && (tmax - tmin) * sqrtf(sx * sx + sy * sy) <= 1e-12f)
+        if (i == 1 && stretch <= 1e-12f)
             break;
         uint16_t ks = e[i] < 0 ? mg_vertex_key(s, i) : s->key, kp = e[i] < 0 ? p->key : mg_edge_key(p, e[i]);
         float x = s->x[0] + t[i] * sx, y = s->y[0] + t[i] * sy;
@@ -748,6 +762,14 @@ static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_pl
     }
     p->n = kept;
     p->extent = extent;
+    /* Two points that near each other but no twins: a corner of one
+     * feature over an edge of the other, where rounding cuts slivers. */
+    for (int i = 0; i < kept; i++)
+        for (int j = i + 1; j < kept; j++) {
+            float dx = p->c[i].x - p->c[j].x, dy = p->c[i].y - p->c[j].y, d = sqrtf(dx * dx + dy * dy);
+            if (d > MG_TWIN_LO && d < MG_SHORT)
+                return 0;
+        }
     return 1;
 }
 
