@@ -707,7 +707,7 @@ static GJKB_INLINE int mg_spread(const mg_pts *p, int pick[GJKB_MAX_CONTACTS])
         float area = 0.5f * mg_area(p->c, pick, count), floor = MG_SPAN_AREA;
         if (MG_SPAN_SLACK * area > floor)
             floor = MG_SPAN_SLACK * area;
-        float best_score = count == 1 ? MG_SPAN_DIST : area + floor;
+        float best_score = count == 1 ? MG_SPAN_DIST : area + floor, least = best_score;
         for (int i = 0; i < p->n; i++) {
             int twin = mg_twin(p->c, pick, count, i);
             if (twin < 0)
@@ -717,7 +717,7 @@ static GJKB_INLINE int mg_spread(const mg_pts *p, int pick[GJKB_MAX_CONTACTS])
             pick[count] = i;
             float dx = p->c[i].x - p->c[pick[0]].x, dy = p->c[i].y - p->c[pick[0]].y;
             float score = count == 1 ? sqrtf(dx * dx + dy * dy) : 0.5f * mg_area(p->c, pick, count + 1);
-            if (count > 1 && fabsf(score - best_score) <= aeps)
+            if (count > 1 && fabsf(score - least) <= aeps)
                 return 0;
             if (score > best_score)
                 best_score = score, best = i;
