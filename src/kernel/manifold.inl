@@ -170,6 +170,10 @@ static GJKB_INLINE void mg_box_face(const mg_side *s, unsigned k, unsigned base,
  * or the vertex. */
 static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
 {
+    /* a flat box's faces have no area: the reference's point (its
+     * deepest corner), not decided here */
+    if (!(s->h[0] > 0.0f && s->h[1] > 0.0f && s->h[2] > 0.0f))
+        return 0;
     float len = mg_len(u), a[3] = { fabsf(u[0]) / len, fabsf(u[1]) / len, fabsf(u[2]) / len }, lat[3];
     unsigned base = (u[0] > 0.0f) | (u[1] > 0.0f) << 1 | (u[2] > 0.0f) << 2, best = 0;
     for (unsigned k = 0; k < 3; k++) {
@@ -804,6 +808,8 @@ static GJKB_INLINE int mg_lane(const mg_side *sa, const mg_side *sb, const float
     }
     for (int s = 0; s < 2; s++) {
         float *m = s ? mb_ : ma_, l = mg_len(m);
+        if ((s ? fb.n : fa.n) > 2 && !(l > 0.0f))
+            return 0;
         for (int k = 0; k < 3; k++)
             m[k] = l > 0.0f ? m[k] / l : 0.0f;
     }
