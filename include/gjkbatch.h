@@ -184,9 +184,12 @@ typedef enum gjkb_status {
  *               2 * RIM + cap; cone base face 0, rim vertices and edges
  *               0..RIM-1, apex vertex RIM, slant line edge RIM, a lone rim
  *               point vertex RIM + 1; sphere vertex 0;
- *               hull vertex: the point's index (mod 2^14); hull edges and
- *               faces: a 14-bit hash of their point indices (equal keys
- *               for different features are possible, rarely). A point
+ *               hull vertex: the point's index among the hull's vertices
+ *               (mod 2^14; the points registration kept, in input order);
+ *               hull edges and faces: a 14-bit hash of those indices
+ *               (docs/contacts.md, "Feature keys": edge mix(lo, hi, 0),
+ *               face mix of its three lowest; equal keys for different
+ *               features are possible, rarely). A point
  *               where an edge of one feature crosses an edge of the other
  *               carries both edges; a vertex over a face carries both. */
 typedef struct gjkb_manifolds {

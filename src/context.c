@@ -3,6 +3,7 @@
  * hand the work to the narrowphase. gjkb_destroy frees every buffer
  * through the file that owns it. */
 #include "internal.h"
+#include "kernel/packed.h"
 #include "broadphase.h"
 #include "dispatch.h"
 #include "frame.h"
@@ -78,6 +79,11 @@ void gjkb_destroy(gjkb_context *ctx)
     free(ctx->hull_first);
     free(ctx->hull_n);
     free(ctx->hull_radius);
+    free(ctx->face_first);
+    free(ctx->face_n);
+    free(ctx->face);
+    free(ctx->face_vertex);
+    free(ctx->face_across);
     gjkb__scratch_free(ctx);
     gjkb__broad_free(ctx);
     gjkb__frame_free(ctx);
@@ -194,14 +200,16 @@ static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
 {
     uint32_t need = ctx->point_count + slots;
     uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap;
-    uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap;
+    uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap, hcap5 = hcap, hcap6 = hcap;
     if (!grow_aligned(&ctx->hx, ctx->point_count, &cap, need) ||
         !grow_aligned(&ctx->hy, ctx->point_count, &cap2, need) ||
         !grow_aligned(&ctx->hz, ctx->point_count, &cap3, need) ||
         !grow((void **)&ctx->hulls, &hcap, ctx->hull_count + 1, sizeof(gjkb__hull)) ||
         !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
-        !grow((void **)&ctx->hull_radius, &hcap4, ctx->hull_count + 1, sizeof(float)))
+        !grow((void **)&ctx->hull_radius, &hcap4, ctx->hull_count + 1, sizeof(float)) ||
+        !grow((void **)&ctx->face_first, &hcap5, ctx->hull_count + 1, sizeof(int32_t)) ||
+        !grow((void **)&ctx->face_n, &hcap6, ctx->hull_count + 1, sizeof(int32_t)))
         return false;
     ctx->hull_cap = hcap;
     ctx->point_cap = cap;
@@ -227,6 +235,85 @@ static void hull_store(gjkb_context *ctx, gjkb__hull *h, const float *xyz, const
     ctx->point_count += slots;
 }
 
+/* The reference finds a hull face from the points: every point within
+ * 1e-11 (solver units, at least half the pair's scale, which is at least
+ * the hull's radius) of a support plane. A topology face is that face when
+ * its loop lies on its plane far inside that (FACE_ON of the radius) and
+ * every other vertex far below it (FACE_BELOW: a pair scale up to 1e4
+ * radii still resolves it); the highest vertex off a face is a neighbour
+ * of it (a linear function on a convex polytope climbs along edges), so
+ * the loop's neighbours are the only ones checked. At most 32 points (the
+ * reference's feature limit). */
+#define FACE_ON 1e-13
+#define FACE_BELOW 1e-7
+#define FACE_MAX_LOOP 32
+
+static bool face_exact(const gjkb__hull_topology *t, const float *xyz, const gjkb__hull_face *f, double radius)
+{
+    if (f->count > FACE_MAX_LOOP)
+        return false;
+    const uint32_t *loop = t->face_vertex + f->first;
+    for (uint32_t i = 0; i < f->count; i++) { /* bound: count */
+        const float *p = xyz + 3 * (size_t)t->source[loop[i]];
+        double h = f->n[0] * p[0] + f->n[1] * p[1] + f->n[2] * p[2] - f->d;
+        if (!(fabs(h) <= FACE_ON * radius))
+            return false;
+        for (uint32_t k = t->adj_first[loop[i]]; k < t->adj_first[loop[i] + 1]; k++) { /* bound: degree */
+            uint32_t v = t->adj[k];
+            bool on = false;
+            for (uint32_t j = 0; j < f->count; j++) /* bound: count */
+                on = on || loop[j] == v;
+            const float *q = xyz + 3 * (size_t)t->source[v];
+            double hq = f->n[0] * q[0] + f->n[1] * q[1] + f->n[2] * q[2] - f->d;
+            if (!on && !(hq < -FACE_BELOW * radius))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The face whose loop runs b -> a: across the edge a -> b. */
+static int32_t face_across(const gjkb__hull_topology *t, uint32_t a, uint32_t b)
+{
+    for (uint32_t k = t->adj_first[b]; k < t->adj_first[b + 1]; k++) /* bound: degree */
+        if (t->adj[k] == a)
+            return (int32_t)t->adj_face[k];
+    return -1;
+}
+
+/* The faces of hull h (its topology built from xyz) for the wide
+ * kernels' manifold, appended to the context's face tables. */
+static bool hull_faces(gjkb_context *ctx, const gjkb__hull *h, const float *xyz)
+{
+    const gjkb__hull_topology *t = &h->topo;
+    uint32_t nf = h->valid ? t->face_count : 0, nv = 0, vcap = ctx->face_vertex_cap;
+    for (uint32_t f = 0; f < nf; f++) /* bound: face count */
+        nv += t->face[f].count;
+    if (nf > (uint32_t)INT32_MAX - ctx->face_count || nv > (uint32_t)INT32_MAX - ctx->face_vertex_count ||
+        !grow((void **)&ctx->face, &ctx->face_cap, ctx->face_count + nf, sizeof(gjkb__face)) ||
+        !grow((void **)&ctx->face_across, &vcap, ctx->face_vertex_count + nv, sizeof(int32_t)) ||
+        !grow((void **)&ctx->face_vertex, &ctx->face_vertex_cap, ctx->face_vertex_count + nv, sizeof(int32_t)))
+        return false;
+    ctx->face_first[ctx->hull_count] = (int32_t)ctx->face_count;
+    ctx->face_n[ctx->hull_count] = (int32_t)nf;
+    for (uint32_t f = 0; f < nf; f++) { /* bound: face count */
+        const gjkb__hull_face *hf = &t->face[f];
+        gjkb__face *o = &ctx->face[ctx->face_count++];
+        o->nx = (float)hf->n[0];
+        o->ny = (float)hf->n[1];
+        o->nz = (float)hf->n[2];
+        o->first = (int32_t)ctx->face_vertex_count;
+        o->count = (int32_t)hf->count;
+        o->exact = face_exact(t, xyz, hf, h->radius);
+        for (uint32_t i = 0; i < hf->count; i++) { /* bound: loop length */
+            uint32_t a = t->face_vertex[hf->first + i], b = t->face_vertex[hf->first + (i + 1) % hf->count];
+            ctx->face_across[ctx->face_vertex_count] = face_across(t, a, b);
+            ctx->face_vertex[ctx->face_vertex_count++] = (int32_t)a;
+        }
+    }
+    return true;
+}
+
 gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32_t *id)
 {
     if (!ctx || !id || (n > 0 && !xyz))
@@ -247,8 +334,8 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
     if (slots == 0)
         slots = GJKB_HULL_PAD;
     const char *why = slots > (uint32_t)INT32_MAX - ctx->point_count ? "too many hulls or points"
-                      : !hull_reserve(ctx, slots)                    ? "out of memory"
-                                                                      : NULL;
+                      : !hull_reserve(ctx, slots) || !hull_faces(ctx, &h, xyz) ? "out of memory"
+                                                                                 : NULL;
     if (why) {
         gjkb__hull_topology_free(&h.topo);
         return gjkb__fail(ctx, why[0] == 'o' ? GJKB_ERR_MEMORY : GJKB_ERR_ARGUMENT, "gjkb_hull_add: %s", why);

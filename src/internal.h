@@ -47,6 +47,12 @@ struct gjkb_context {
     int32_t *hull_first, *hull_n;
     float *hull_radius;              /* NaN for an invalid hull */
     uint32_t point_count, point_cap;
+    /* their faces for the contact manifold (gjkb__face, packed.h): per
+     * hull the first face and the count, then the faces and their loops */
+    int32_t *face_first, *face_n;
+    struct gjkb__face *face;
+    int32_t *face_vertex, *face_across;
+    uint32_t face_count, face_cap, face_vertex_count, face_vertex_cap;
     /* hull support strategy of the wide kernels: within-hull from this many
      * points up, gathered across lanes below (GJKB_HULL_SUPPORT overrides) */
     int hull_within_from;

@@ -1324,6 +1324,149 @@ static gjkb_shape sunk(gjkb_shape b, double top, double depth)
 
 /* A unit box on a box, tilted: the corners that penetrate are the points
  * (the separation filter decides, not the tilt; mujoco#1665, coal#144). */
+/* ---- the wide kernel's generic manifold (manifold.inl) -------------------- */
+
+/* Whether the wide lanes answered r themselves: A at the origin, so every
+ * point is the float lanes' own value, exactly a float (the reference's
+ * doubles are not, but for round numbers). */
+static bool float_answered(const gjkb_result *r)
+{
+    bool exact = r->contact_count > 0;
+    for (uint32_t k = 0; k < r->contact_count; k++) {
+        const gjkb_contact *c = &r->contacts[k];
+        for (int j = 0; j < 3; j++)
+            exact = exact && c->a[j] == (double)(float)c->a[j] && c->b[j] == (double)(float)c->b[j];
+        exact = exact && c->separation == (double)(float)c->separation;
+    }
+    return exact;
+}
+
+/* Pair a, b on the reference and on every wide backend (hulls xyz[h] of
+ * n[h] points registered as ids 0, 1, ...): the wide answer in float lanes,
+ * with the reference's count and distance, and at each of the reference's
+ * points its keys. Returns the reference's answer. */
+static gjkb_result wide_vs_reference(const char *name, const gjkb_shape *a, const gjkb_shape *b, double max_distance,
+                                     const float *const *xyz, const uint32_t *n, uint32_t hulls)
+{
+    gjkb_result ref;
+    memset(&ref, 0, sizeof ref);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = tu_context(backend);
+        assert_non_null(ctx);
+        for (uint32_t h = 0; h < hulls; h++) {
+            uint32_t id;
+            assert_int_equal(gjkb_hull_add(ctx, xyz[h], n[h], &id), GJKB_OK);
+        }
+        gjkb_result rr = one_pair(ctx, a, b, max_distance);
+        gjkb_destroy(ctx);
+        if (backend == GJKB_BACKEND_REFERENCE) {
+            ref = rr;
+            continue;
+        }
+        const gjkb_result *r = &rr;
+        const char *label = name;
+        CHECK(float_answered(r), "%s on %s: not answered by the float lanes", name, gjkb_backend_name(backend));
+        CHECK(r->contact_count == ref.contact_count, "%s on %s: %u points, the reference %u", name,
+              gjkb_backend_name(backend), r->contact_count, ref.contact_count);
+        /* a point at one of the reference's has its keys (a face contact's
+         * equally deep points may start the reduction at another corner) */
+        for (uint32_t k = 0; k < r->contact_count; k++)
+            for (uint32_t j = 0; j < ref.contact_count; j++)
+                if (tu_len(tu_sub(v3(r->contacts[k].a), v3(ref.contacts[j].a))) <= 1e-5)
+                    CHECK(r->contacts[k].feature == ref.contacts[j].feature,
+                          "%s on %s: key %08x, the reference %08x at the same point", name,
+                          gjkb_backend_name(backend), r->contacts[k].feature, ref.contacts[j].feature);
+        CHECK(fabs(r->distance - ref.distance) <= 1e-5, "%s on %s: distance %.9g, the reference %.9g", name,
+              gjkb_backend_name(backend), r->distance, ref.distance);
+    }
+    return ref;
+}
+
+/* A capsule lying on a box, its core clear of the box (the margin
+ * touches): its segment clipped by the top face, the two ends. */
+static void test_wide_capsule_on_box(void **state)
+{
+    (void)state;
+    float qy[4];
+    tu_quat_axis_angle(qy, 0, 1, 0, TU_PI / 2);
+    gjkb_shape ground = tu_box(2, 2, 0.5);
+    gjkb_shape cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.699), qy);
+    gjkb_result r = wide_vs_reference("capsule lying on a box", &ground, &cap, 0.0, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 2);
+    double x0 = fmin(r.contacts[0].a[0], r.contacts[1].a[0]), x1 = fmax(r.contacts[0].a[0], r.contacts[1].a[0]);
+    assert_true(fabs(x0 - (0.1 - 0.6)) < 1e-6 && fabs(x1 - (0.1 + 0.6)) < 1e-6);
+    for (uint32_t k = 0; k < 2; k++) {
+        assert_true(fabs(r.contacts[k].a[2] - 0.5) < 1e-6);
+        assert_true(fabs(r.contacts[k].separation + 0.001) < 1e-6);
+    }
+    /* half off the edge: the end over the face and the face's edge */
+    cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 1.8, 0.3, 0.699), qy);
+    r = wide_vs_reference("capsule over a box's edge", &ground, &cap, 0.0, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 2);
+    x1 = fmax(r.contacts[0].a[0], r.contacts[1].a[0]);
+    assert_true(fabs(x1 - 2.0) < 1e-6);
+    /* speculative, 0.05 above: the same two points */
+    cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.75), qy);
+    r = wide_vs_reference("capsule above a box", &ground, &cap, 0.1, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 2);
+}
+
+/* A rounded box resting on a box, turned about z: its four corners. */
+static void test_wide_rounded_box_on_box(void **state)
+{
+    (void)state;
+    float qz[4];
+    tu_quat_axis_angle(qz, 0, 0, 1, 0.3);
+    gjkb_shape ground = tu_box(2, 2, 0.5);
+    gjkb_shape b = tu_rot(tu_at(tu_rounded(tu_box(0.5, 0.4, 0.3), 0.1), 0.3, -0.2, 0.899), qz);
+    gjkb_result r = wide_vs_reference("rounded box resting on a box", &ground, &b, 0.0, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 4);
+    assert_true(fabs(manifold_area_z(&r) - 0.8) <= 1e-5);
+    for (uint32_t k = 0; k < 4; k++)
+        assert_true(fabs(r.contacts[k].separation + 0.001) < 1e-6);
+    /* both rounded */
+    gjkb_shape g2 = tu_rounded(tu_box(2, 2, 0.4), 0.1);
+    r = wide_vs_reference("rounded box on a rounded box", &g2, &b, 0.0, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 4);
+}
+
+/* Hull faces: two cube hulls (exact faces: the reference finds them from
+ * the points) and a hexagonal prism on a cube, rounded so that the cores
+ * stay apart; the face clipping's points and count are the reference's. */
+static void test_wide_hull_faces(void **state)
+{
+    (void)state;
+    static const float cube[] = { -0.5f, -0.5f, -0.5f, 0.5f, -0.5f, -0.5f, 0.5f, 0.5f, -0.5f, -0.5f, 0.5f, -0.5f,
+                                  -0.5f, -0.5f, 0.5f,  0.5f, -0.5f, 0.5f,  0.5f, 0.5f, 0.5f,  -0.5f, 0.5f, 0.5f };
+    float prism[12 * 3];
+    for (int k = 0; k < 6; k++)
+        for (int z = 0; z < 2; z++) {
+            float *p = prism + 3 * (2 * k + z);
+            p[0] = (float)(0.4 * cos(TU_PI / 3 * k)), p[1] = (float)(0.4 * sin(TU_PI / 3 * k));
+            p[2] = z ? 0.25f : -0.25f;
+        }
+    const float *xyz[2] = { cube, prism };
+    const uint32_t n[2] = { 8, 12 };
+    float qz[4];
+    tu_quat_axis_angle(qz, 0, 0, 1, 0.4);
+    gjkb_shape a = tu_rounded(tu_hull_shape(0), 0.02);
+    gjkb_shape b = tu_rot(tu_at(tu_rounded(tu_hull_shape(0), 0.02), 0.2, 0.1, 1.039), qz);
+    gjkb_result r = wide_vs_reference("cube hull on a cube hull", &a, &b, 0.0, xyz, n, 2);
+    assert_true(r.contact_count >= 3);
+    for (uint32_t k = 0; k < r.contact_count; k++)
+        assert_true(fabs(r.contacts[k].a[2] - 0.52) < 1e-6);
+    /* the prism on its hexagon, over the cube's top face: 4 of its 6
+     * corners (the reduction's) */
+    b = tu_rot(tu_at(tu_rounded(tu_hull_shape(1), 0.02), -0.05, 0.05, 0.789), qz);
+    r = wide_vs_reference("prism hull on a cube hull", &a, &b, 0.0, xyz, n, 2);
+    assert_int_equal(r.contact_count, 4);
+    /* speculative, bare: 0.05 apart */
+    gjkb_shape bare_a = tu_hull_shape(0), bare_b = tu_rot(tu_at(tu_hull_shape(1), 0.1, 0.0, 0.8), qz);
+    r = wide_vs_reference("prism hull above a cube hull", &bare_a, &bare_b, 0.1, xyz, n, 2);
+    assert_int_equal(r.contact_count, 4);
+    assert_true(fabs(r.contacts[0].separation - 0.05) < 1e-6);
+}
+
 static void test_tilted_box_on_box(void **state)
 {
     (void)state;
@@ -1430,6 +1573,9 @@ int main(void)
         cmocka_unit_test(test_coal_144),
         cmocka_unit_test(test_resting_box_on_box),
         cmocka_unit_test(test_resting_capsule_cylinder_sphere),
+        cmocka_unit_test(test_wide_capsule_on_box),
+        cmocka_unit_test(test_wide_rounded_box_on_box),
+        cmocka_unit_test(test_wide_hull_faces),
         cmocka_unit_test(test_feature_keys_stable),
         cmocka_unit_test(test_coincident_and_deep),
         cmocka_unit_test(test_zero_size_and_flat),

@@ -278,9 +278,18 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         mw ok = mw_andnot(boxes, none);
         if (!mw_all(mw_or(ok, mw_not(lanes)))) {
             mb_out ms;
-            ct_one_point(&k, &rw, o, n, v3_scale(m3_mul_t(k.ra, aw), k.inv_scale), dist, &ms, &one);
-            one = mw_and(mw_andnot(one, ok), mw_and(mw_and(fine, axis), k.valid));
+            v3w a = v3_scale(m3_mul_t(k.ra, aw), k.inv_scale);
+            ct_one_point(&k, &rw, o, n, a, dist, &ms, &one);
+            mw trusted = mw_and(mw_and(fine, axis), mw_and(k.valid, lanes));
+            one = mw_and(mw_andnot(one, ok), trusted);
             ct_take_points(&mf, &ms, one);
+            /* every other kind pair: the generic manifold (manifold.inl) */
+            mw rest = mw_andnot(trusted, mw_or(ok, one)), gen;
+            if (mw_any(rest)) {
+                mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, &ms, &gen);
+                ct_take_points(&mf, &ms, gen);
+                one = mw_or(one, gen);
+            }
         }
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */

@@ -53,6 +53,19 @@ typedef struct gjkb__lanes {
     gjkb__counts *counts;
 } gjkb__lanes;
 
+/* A hull face for the contact manifold (manifold.inl), from the hull's
+ * topology: its outward unit normal in the hull's frame (float), its loop
+ * face_vertex[first .. first + count) of vertex indices into the hull's
+ * points (hull_first + index), face_across[first + i] the face (index among
+ * the hull's faces) across its edge from vertex i to i + 1, and whether the reference finds the same
+ * face from the points (exact: every loop vertex on the plane within 1e-13
+ * of the hull's radius, every other vertex below it by more than 1e-7 of
+ * it, at most 32 vertices; see context.c). */
+typedef struct gjkb__face {
+    float nx, ny, nz;
+    int32_t first, count, exact;
+} gjkb__face;
+
 /* Read-only inputs of the whole batch: the caller's arrays and the hulls. */
 typedef struct gjkb__world {
     /* per lane of the chunk (at the order's positions): body indices, their
@@ -67,6 +80,11 @@ typedef struct gjkb__world {
     const int32_t *hull_first, *hull_n;
     const float *hull_radius;   /* NaN for an invalid hull */
     const float *hx, *hy, *hz;  /* all hull points (at least GJKB_PACK_ALIGN, padded) */
+    /* per hull id: its faces face[face_first .. face_first + face_n) (none
+     * for a hull without faces: a point, a segment, an invalid hull) */
+    const int32_t *face_first, *face_n;
+    const gjkb__face *face;
+    const int32_t *face_vertex, *face_across;
     float tolerance, max_distance;
     int distance_mode;          /* distance or contact mode: witnesses and axis */
     int contact;                /* contact mode */

@@ -1,0 +1,942 @@
+/* manifold.inl - the contact manifold of the kind pairs the box closed
+ * forms do not answer (rounded boxes, capsules, spheres, hulls), one lane
+ * at a time in plain float: the reference's rule (docs/contacts.md,
+ * "Algorithm (reference)" step 4) written again for float, not shared
+ * with src/scalar. For each side the feature most aligned with n (A) or
+ * -n (B): a point, a segment or a convex polygon with vertex ids; both
+ * projected along n onto the plane perpendicular to it and clipped there
+ * (two polygons: Sutherland-Hodgman of B's against A's; a segment and a
+ * polygon: Cyrus-Beck; a point, or two crossing segments: the
+ * witnesses); each clipped point lifted back onto both features, kept up
+ * to max(keep, dist + 1.5e-3 * extent), reduced to at most four (the
+ * deepest snapped to dist, the farthest, then the most added area, twins
+ * within 1e-6 dropped).
+ *
+ * Float decides only what it decides clearly: wherever a quantity falls
+ * within its float error of a threshold of the rule (a feature's tilt, a
+ * hull face's planarity or a second face nearly as aligned, the
+ * separation filter, the snap of the deepest, the twin distance, the area
+ * floor) the lane is not answered here and goes to the reference. So do
+ * cylinders, cones, parallel segments (their common stretch hangs on
+ * 1e-7 lateral offsets) and hull bands that are not a single vertex.
+ *
+ * Per lane, plain scalar float (no FMA, no libm beyond sqrtf): the same
+ * bits at every width and on every target. */
+
+#define MG_FACE_SIN 1.5e-3f   /* the strict rule's angle (sine) */
+#define MG_ALIGN_D 0.5f       /* 1 - the aligned rule's cosine (60 degrees) */
+#define MG_MARGIN_SHARE 0.1f  /* share of the band a rounded face may leave the surface by */
+#define MG_SLACK 1e-4f        /* a sine (or cosine gap) this close to a threshold: the reference decides */
+#define MG_FEAT_MAX 32        /* points of a feature (the reference's limit) */
+#define MG_CANDS (2 * MG_FEAT_MAX + 2)
+#define MG_SPAN_DIST 1e-6f    /* twins: the reference's M_SPAN_DIST */
+#define MG_SPAN_AREA 5e-11f   /* least added area: M_SPAN_AREA, */
+#define MG_SPAN_SLACK 1e-5f   /* ... or this share of the area so far */
+/* Twin distances in this range, areas within MG_AREA_EPS * extent^2 of
+ * the floor, separations within MG_SEP_EPS + MG_SEP_TILT * extent of the
+ * limit (float rounding, and GJK's float axis: up to about 1e-5 rad where
+ * the axis is trusted, times the lateral reach) are not decided here. */
+#define MG_TWIN_LO 3e-7f
+#define MG_TWIN_HI 3e-6f
+#define MG_AREA_EPS 1e-6f
+#define MG_SEP_EPS 4e-6f
+#define MG_SEP_TILT 1e-5f
+/* Clipping: a segment within MG_ALONG of a polygon edge's line (both
+ * ends, scaled units), or clipped points spanning less than MG_SHORT, are
+ * not decided here (features touching at a corner, rounded). */
+#define MG_ALONG 1e-5f
+#define MG_SHORT 1e-3f
+/* A hull face's neighbour more aligned by this (a cosine; the axis error
+ * times the normals' difference) is surely climbed to. */
+#define MG_CLIMB 2e-5f
+/* A hull this small against the pair's scale: its face planarity (1e-11
+ * of the pair's unit in the reference) is not resolved by the host's
+ * check (gjkb__face.exact). */
+#define MG_HULL_MIN 2e-4f
+
+enum { MG_VERTEX = 0, MG_EDGE = 1, MG_FACE = 2 };
+
+static GJKB_INLINE uint16_t mg_key(int type, unsigned index)
+{
+    return (uint16_t)((unsigned)type << 14 | (index & 0x3FFFu));
+}
+
+/* A 14-bit mix of up to three ids, the header's hash of hull edges (ids
+ * lo < hi, 0) and faces (their three lowest distinct ids, 0xFFFF for
+ * missing ones). */
+static GJKB_INLINE unsigned mg_mix(unsigned a, unsigned b, unsigned c)
+{
+    unsigned h = a * 2654435761u ^ (b + 0x9E37u) * 40503u ^ (c + 0x7F4Au) * 2246822519u;
+    return (h ^ h >> 15 ^ h >> 28) & 0x3FFFu;
+}
+
+/* Box edge between corners lo and hi (one bit apart): 4 * axis + the other
+ * two coordinates' bits in increasing axis order. */
+static GJKB_INLINE unsigned mg_box_edge(unsigned i, unsigned j)
+{
+    unsigned lo = i < j ? i : j, d = i ^ j;
+    unsigned axis = d == 1 ? 0 : d == 2 ? 1 : 2, a = axis == 0 ? 1 : 0, b = axis == 2 ? 1 : 2;
+    return axis * 4 + ((lo >> a & 1u) | (lo >> b & 1u) << 1);
+}
+
+static GJKB_INLINE float mg_dot(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static GJKB_INLINE float mg_len(const float a[3])
+{
+    return sqrtf(mg_dot(a, a));
+}
+
+static GJKB_INLINE void mg_cross(const float a[3], const float b[3], float o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* 1: s is clearly within lim (taken), -1: clearly beyond, 0: too close. */
+static GJKB_INLINE int mg_within(float s, float lim)
+{
+    return s <= lim - MG_SLACK ? 1 : s > lim + MG_SLACK ? -1 : 0;
+}
+
+/* One side of a lane: kind, core (scaled), margin; a hull's points
+ * (unscaled, times inv) and faces. */
+typedef struct mg_side {
+    int kind;
+    float h[3], margin, inv;
+    const float *px, *py, *pz;
+    int32_t npts, nface;
+    const gjkb__face *face;
+    const int32_t *fv, *across;
+    float radius;   /* the hull's radius, scaled */
+} mg_side;
+
+/* A feature: 1 point, 2 (a segment) or a convex polygon; its points (own
+ * frame, then A's), where they fall in the plane, ids and key; a
+ * polygon's plane m . p = c (A's frame, unit m). */
+typedef struct mg_feat {
+    int n, kind;
+    float p[MG_FEAT_MAX][3];
+    float x[MG_FEAT_MAX], y[MG_FEAT_MAX];
+    uint16_t id[MG_FEAT_MAX];
+    uint16_t key;
+    float m[3], c;
+} mg_feat;
+
+static GJKB_INLINE void mg_put(mg_feat *f, int i, float x, float y, float z, unsigned id)
+{
+    f->p[i][0] = x;
+    f->p[i][1] = y;
+    f->p[i][2] = z;
+    f->id[i] = (uint16_t)(id & 0x3FFFu);
+}
+
+/* The aligned rule's largest tilt as a sine: cosine 1 - d, d = 0.5, or
+ * for a rounded core the share of the band over the margin if less. */
+static GJKB_INLINE float mg_max_sin(float margin, float band)
+{
+    float d = MG_ALIGN_D;
+    if (margin > 0.0f && MG_MARGIN_SHARE * band / margin < d)
+        d = MG_MARGIN_SHARE * band / margin;
+    return sqrtf(d * (2.0f - d));
+}
+
+static GJKB_INLINE void mg_box_corner(const mg_side *s, unsigned id, float o[3])
+{
+    o[0] = id & 1u ? s->h[0] : -s->h[0];
+    o[1] = id & 2u ? s->h[1] : -s->h[1];
+    o[2] = id & 4u ? s->h[2] : -s->h[2];
+}
+
+/* The box face of axis k on the side of base's bit k, corners in order. */
+static GJKB_INLINE void mg_box_face(const mg_side *s, unsigned k, unsigned base, mg_feat *f)
+{
+    unsigned i = 1u << (k + 1) % 3, j = 1u << (k + 2) % 3, face = base & ~(i | j);
+    const unsigned corner[4] = { face, face | i, face | i | j, face | j };
+    f->n = 4;
+    for (int c = 0; c < 4; c++) {
+        float p[3];
+        mg_box_corner(s, corner[c], p);
+        mg_put(f, c, p[0], p[1], p[2], corner[c]);
+    }
+    f->key = mg_key(MG_FACE, 2 * k + (base >> k & 1u));
+}
+
+/* Box: the face of largest |u_k| where the rule takes it (the lowest k on
+ * a tie: a near tie is not decided here); else strictly a face, an edge
+ * or the vertex. */
+static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
+{
+    /* a flat box's faces have no area: the reference's point (its
+     * deepest corner), not decided here */
+    if (!(s->h[0] > 0.0f && s->h[1] > 0.0f && s->h[2] > 0.0f))
+        return 0;
+    float len = mg_len(u), a[3] = { fabsf(u[0]) / len, fabsf(u[1]) / len, fabsf(u[2]) / len }, lat[3];
+    unsigned base = (u[0] > 0.0f) | (u[1] > 0.0f) << 1 | (u[2] > 0.0f) << 2, best = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        lat[k] = sqrtf(a[(k + 1) % 3] * a[(k + 1) % 3] + a[(k + 2) % 3] * a[(k + 2) % 3]);
+        if (a[k] > a[best])
+            best = k;
+    }
+    int taken = mg_within(lat[best], max_sin);
+    if (taken > 0) {
+        for (unsigned k = 0; k < 3; k++)
+            if (k != best && a[k] >= a[best] - MG_SLACK)
+                return 0;
+        mg_box_face(s, best, base, f);
+        return 1;
+    }
+    if (taken == 0)
+        return 0;
+    for (unsigned k = 0; k < 3; k++) {
+        int face = mg_within(lat[k], MG_FACE_SIN);
+        if (face == 0)
+            return 0;
+        if (face > 0) {
+            mg_box_face(s, k, base, f);
+            return 1;
+        }
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        int edge = mg_within(a[k], MG_FACE_SIN);
+        if (edge == 0)
+            return 0;
+        if (edge < 0)
+            continue;
+        unsigned lo = base & ~(1u << k), hi = lo | 1u << k;
+        float p[3], q[3];
+        mg_box_corner(s, lo, p);
+        mg_box_corner(s, hi, q);
+        f->n = 2;
+        mg_put(f, 0, p[0], p[1], p[2], lo);
+        mg_put(f, 1, q[0], q[1], q[2], hi);
+        f->key = mg_key(MG_EDGE, mg_box_edge(lo, hi));
+        return 1;
+    }
+    float p[3];
+    mg_box_corner(s, base, p);
+    f->n = 1;
+    mg_put(f, 0, p[0], p[1], p[2], base);
+    f->key = mg_key(MG_VERTEX, base);
+    return 1;
+}
+
+/* Capsule: its segment where the rule takes its tilt or it is strictly
+ * perpendicular to u; else the end along u. */
+static GJKB_INLINE int mg_capsule(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
+{
+    float len = mg_len(u), tilt = fabsf(u[2]) / len;
+    int taken = mg_within(tilt, max_sin), strict = mg_within(tilt, MG_FACE_SIN);
+    if (s->h[2] > 0.0f && (taken > 0 || strict > 0)) {
+        f->n = 2;
+        mg_put(f, 0, 0.0f, 0.0f, -s->h[2], 0);
+        mg_put(f, 1, 0.0f, 0.0f, s->h[2], 1);
+        f->key = mg_key(MG_EDGE, 0);
+        return 1;
+    }
+    /* the end: known when the segment is clearly not taken (or is a
+     * point) and u's side of it is clear */
+    if ((s->h[2] > 0.0f && (taken == 0 || strict == 0)) || tilt < MG_SLACK)
+        return 0;
+    unsigned top = u[2] >= 0.0f;
+    f->n = 1;
+    mg_put(f, 0, 0.0f, 0.0f, top ? s->h[2] : -s->h[2], top);
+    f->key = mg_key(MG_VERTEX, top);
+    return 1;
+}
+
+static GJKB_INLINE void mg_hull_point(const mg_side *s, int32_t i, float o[3])
+{
+    o[0] = s->px[i] * s->inv;
+    o[1] = s->py[i] * s->inv;
+    o[2] = s->pz[i] * s->inv;
+}
+
+/* The header's hull face key: the mix of its three lowest distinct ids. */
+static GJKB_INLINE uint16_t mg_hull_face_key(const mg_feat *f)
+{
+    unsigned low[3] = { 0xFFFFu, 0xFFFFu, 0xFFFFu };
+    for (int k = 0; k < f->n; k++) {
+        unsigned v = f->id[k];
+        if (v < low[0])
+            low[2] = low[1], low[1] = low[0], low[0] = v;
+        else if (v < low[1] && v != low[0])
+            low[2] = low[1], low[1] = v;
+        else if (v < low[2] && v != low[0] && v != low[1])
+            low[2] = v;
+    }
+    return mg_key(MG_FACE, mg_mix(low[0], low[1], low[2]));
+}
+
+static GJKB_INLINE float mg_face_dot(const mg_side *s, int32_t i, const float u[3])
+{
+    const gjkb__face *g = &s->face[i];
+    return g->nx * u[0] + g->ny * u[1] + g->nz * u[2];
+}
+
+/* Whether the reference's climb (from any face, to a neighbour across an
+ * edge while that is more aligned with u) can only end at face best:
+ * every other face has a neighbour clearly more aligned. */
+static GJKB_INLINE int mg_climbs_to(const mg_side *s, const float u[3], int32_t best)
+{
+    float len = mg_len(u);
+    for (int32_t i = 0; i < s->nface; i++) {
+        if (i == best)
+            continue;
+        const gjkb__face *g = &s->face[i];
+        float d = mg_face_dot(s, i, u) / len, up = -INFINITY;
+        for (int32_t e = 0; e < g->count; e++) {
+            int32_t j = s->across[g->first + e];
+            float dj = j >= 0 ? mg_face_dot(s, j, u) / len : -INFINITY;
+            up = dj > up ? dj : up;
+        }
+        if (!(up > d + MG_CLIMB))
+            return 0;
+    }
+    return 1;
+}
+
+/* The face of the hull most aligned with u (from the topology; the
+ * reference climbs to it from the points), when the rule takes its tilt,
+ * the face is the reference's (exact) and no other face is nearly as
+ * aligned: 1; not taken: -1; undecided: 0. */
+static GJKB_INLINE int mg_hull_face(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
+{
+    if (s->nface == 0)
+        return -1;
+    float len = mg_len(u), b1 = -INFINITY, b2 = -INFINITY;
+    int32_t best = 0;
+    for (int32_t i = 0; i < s->nface; i++) {
+        const gjkb__face *g = &s->face[i];
+        float d = (g->nx * u[0] + g->ny * u[1] + g->nz * u[2]) / len;
+        if (d > b1)
+            b2 = b1, b1 = d, best = i;
+        else if (d > b2)
+            b2 = d;
+    }
+    const gjkb__face *g = &s->face[best];
+    float m[3] = { g->nx, g->ny, g->nz }, c[3];
+    mg_cross(m, u, c);
+    int taken = b1 > 0.0f ? mg_within(mg_len(c) / len, max_sin) : -1;
+    if (taken <= 0)
+        return taken;
+    if (!g->exact || g->count > MG_FEAT_MAX || b1 - b2 <= MG_SLACK || !mg_climbs_to(s, u, best))
+        return 0;
+    f->n = g->count;
+    for (int32_t i = 0; i < g->count; i++) {
+        int32_t v = s->fv[g->first + i];
+        float p[3];
+        mg_hull_point(s, v, p);
+        mg_put(f, i, p[0], p[1], p[2], (unsigned)v);
+    }
+    f->key = mg_hull_face_key(f);
+    return 1;
+}
+
+/* Hull: the aligned face; else the support point when no other point is
+ * in the strict rule's band (a band of several points, a tilted edge or
+ * face, is not decided here). */
+static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
+{
+    if (!(s->radius >= MG_HULL_MIN))
+        return 0;
+    int face = mg_hull_face(s, u, max_sin, f);
+    if (face >= 0)
+        return face;
+    float len = mg_len(u), un[3] = { u[0] / len, u[1] / len, u[2] / len }, top[3];
+    int32_t best = 0;
+    float topd = -INFINITY;
+    for (int32_t i = 0; i < s->npts; i++) {
+        float p[3];
+        mg_hull_point(s, i, p);
+        if (mg_dot(p, un) > topd)
+            topd = mg_dot(p, un), best = i;
+    }
+    mg_hull_point(s, best, top);
+    for (int32_t i = 0; i < s->npts; i++) {
+        float p[3], d[3];
+        mg_hull_point(s, i, p);
+        for (int k = 0; k < 3; k++)
+            d[k] = p[k] - top[k];
+        float below = -mg_dot(d, un);
+        float lat[3] = { d[0] + below * un[0], d[1] + below * un[1], d[2] + below * un[2] };
+        if (i != best && !(below > (MG_FACE_SIN + MG_SLACK) * mg_len(lat) + MG_SEP_EPS))
+            return 0;
+    }
+    f->n = 1;
+    mg_put(f, 0, top[0], top[1], top[2], (unsigned)best);
+    f->key = mg_key(MG_VERTEX, (unsigned)best & 0x3FFFu);
+    return 1;
+}
+
+/* A side's feature along u (its own frame); 0: not decided here. */
+static GJKB_INLINE int mg_feature(const mg_side *s, const float u[3], float band, mg_feat *f)
+{
+    float max_sin = mg_max_sin(s->margin, band);
+    f->kind = s->kind;
+    switch (s->kind) {
+    case GJKB_SPHERE:
+        f->n = 1;
+        mg_put(f, 0, 0.0f, 0.0f, 0.0f, 0);
+        f->key = mg_key(MG_VERTEX, 0);
+        return 1;
+    case GJKB_CAPSULE:
+        return mg_capsule(s, u, max_sin, f);
+    case GJKB_BOX:
+        return mg_box(s, u, max_sin, f);
+    case GJKB_HULL:
+        return mg_hull(s, u, max_sin, f);
+    default:
+        return 0;   /* cylinder, cone: the reference's */
+    }
+}
+
+/* The plane perpendicular to n: the reference's basis (u = n x the axis of
+ * n's smallest component, normalized; v = n x u). */
+typedef struct mg_plane {
+    float n[3], u[3], v[3];
+} mg_plane;
+
+static GJKB_INLINE void mg_plane_of(const float n[3], mg_plane *pl)
+{
+    float ax = fabsf(n[0]), ay = fabsf(n[1]), az = fabsf(n[2]);
+    float e[3] = { 0.0f, 0.0f, 0.0f };
+    e[ax <= ay && ax <= az ? 0 : ay <= az ? 1 : 2] = 1.0f;
+    for (int k = 0; k < 3; k++)
+        pl->n[k] = n[k];
+    mg_cross(n, e, pl->u);
+    float inv = 1.0f / mg_len(pl->u);
+    for (int k = 0; k < 3; k++)
+        pl->u[k] *= inv;
+    mg_cross(n, pl->u, pl->v);
+}
+
+/* The feature's points into A's frame (B: r p + t), onto the plane, in the
+ * reference's order: a segment by x then y, a polygon counter-clockwise
+ * from its least (x, y); a polygon's plane. */
+static GJKB_INLINE void mg_place(mg_feat *f, const float *r, const float *t, const mg_plane *pl, const float m[3])
+{
+    for (int i = 0; i < f->n; i++) {
+        float *p = f->p[i];
+        if (r) {
+            float q[3] = { p[0], p[1], p[2] };
+            for (int k = 0; k < 3; k++)
+                p[k] = r[3 * k] * q[0] + r[3 * k + 1] * q[1] + r[3 * k + 2] * q[2] + t[k];
+        }
+        f->x[i] = mg_dot(p, pl->u);
+        f->y[i] = mg_dot(p, pl->v);
+    }
+    if (f->n < 2)
+        return;
+    float area = 0.0f;
+    int low = 0;
+    for (int i = 0; i < f->n; i++) {
+        int j = (i + 1) % f->n;
+        area += f->x[i] * f->y[j] - f->x[j] * f->y[i];
+        if (f->x[i] < f->x[low] || (f->x[i] == f->x[low] && f->y[i] < f->y[low]))
+            low = i;
+    }
+    mg_feat g = *f;
+    int back = f->n > 2 && area < 0.0f;
+    for (int i = 0; i < f->n; i++) {
+        int from = back ? (low - i + f->n) % f->n : (low + i) % f->n;
+        for (int k = 0; k < 3; k++)
+            f->p[i][k] = g.p[from][k];
+        f->x[i] = g.x[from];
+        f->y[i] = g.y[from];
+        f->id[i] = g.id[from];
+    }
+    if (f->n > 2) {
+        for (int k = 0; k < 3; k++)
+            f->m[k] = m[k];
+        f->c = mg_dot(m, f->p[0]);
+    }
+}
+
+/* A clipped point: where in the plane, its features on A and B. */
+typedef struct mg_cand {
+    float x, y;
+    uint16_t ka, kb;
+} mg_cand;
+
+static GJKB_INLINE mg_cand mg_cand_of(float x, float y, uint16_t ka, uint16_t kb)
+{
+    mg_cand c = { x, y, ka, kb };
+    return c;
+}
+
+static GJKB_INLINE uint16_t mg_vertex_key(const mg_feat *f, int i)
+{
+    return mg_key(MG_VERTEX, f->id[i]);
+}
+
+static GJKB_INLINE uint16_t mg_edge_key(const mg_feat *f, int i)
+{
+    if (f->n == 2)
+        return f->key;
+    unsigned a = f->id[i], b = f->id[(i + 1) % f->n];
+    if (f->kind == GJKB_BOX)
+        return mg_key(MG_EDGE, mg_box_edge(a, b));
+    return mg_key(MG_EDGE, mg_mix(a < b ? a : b, a < b ? b : a, 0));
+}
+
+static GJKB_INLINE float mg_cross2(float ax, float ay, float bx, float by)
+{
+    return ax * by - ay * bx;
+}
+
+/* Two segments: crossing (clearly not parallel) gives no points, the
+ * witnesses stand for it; nearly parallel is the reference's (-1). */
+static GJKB_INLINE int mg_clip_segments(const mg_feat *a, const mg_feat *b)
+{
+    float dx = a->x[1] - a->x[0], dy = a->y[1] - a->y[0], ex = b->x[1] - b->x[0], ey = b->y[1] - b->y[0];
+    float la = sqrtf(dx * dx + dy * dy), lb = sqrtf(ex * ex + ey * ey);
+    float s = fabsf(mg_cross2(dx, dy, ex, ey)) / (la * lb);
+    return s > MG_FACE_SIN + MG_SLACK ? 0 : -1;
+}
+
+/* A segment s against a polygon p (Cyrus-Beck): the stretch of s inside
+ * p, its ends each s's vertex or edge against p's face or edge. */
+static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *p, int s_is_a, mg_cand *out)
+{
+    float tmin = 0.0f, tmax = 1.0f;
+    int emin = -1, emax = -1;
+    for (int j = 0; j < p->n; j++) {
+        int k = (j + 1) % p->n;
+        float ex = p->x[k] - p->x[j], ey = p->y[k] - p->y[j];
+        float f0 = mg_cross2(ex, ey, s->x[0] - p->x[j], s->y[0] - p->y[j]);
+        float f1 = mg_cross2(ex, ey, s->x[1] - p->x[j], s->y[1] - p->y[j]);
+        if (f0 < 0.0f && f1 < 0.0f)
+            return 0;
+        /* along the edge's line: in or out is float's rounding */
+        float el = sqrtf(ex * ex + ey * ey);
+        if (fabsf(f0) <= MG_ALONG * el && fabsf(f1) <= MG_ALONG * el)
+            return -1;
+        if (f0 < 0.0f && f0 / (f0 - f1) > tmin)
+            tmin = f0 / (f0 - f1), emin = j;
+        else if (f1 < 0.0f && f0 / (f0 - f1) < tmax)
+            tmax = f0 / (f0 - f1), emax = j;
+    }
+    if (tmax < tmin)
+        return 0;
+    int count = 0;
+    const float t[2] = { tmin, tmax };
+    const int e[2] = { emin, emax };
+    float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0];
+    /* A segment through a corner of the polygon (its deepest point over a
+     * vertex) either misses it or runs in: a short stretch is rounding. */
+    float stretch = (tmax - tmin) * sqrtf(sx * sx + sy * sy);
+    if (stretch > 0.0f && stretch < MG_SHORT)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && stretch <= 1e-12f)
+            break;
+        uint16_t ks = e[i] < 0 ? mg_vertex_key(s, i) : s->key, kp = e[i] < 0 ? p->key : mg_edge_key(p, e[i]);
+        float x = s->x[0] + t[i] * sx, y = s->y[0] + t[i] * sy;
+        out[count++] = s_is_a ? mg_cand_of(x, y, ks, kp) : mg_cand_of(x, y, kp, ks);
+    }
+    return count;
+}
+
+/* A vertex of the polygon being clipped, with the edge leaving it: B's
+ * edge e (e >= 0) or A's edge j (e = -1 - j), which names crossings. */
+typedef struct mg_shv {
+    mg_cand c;
+    int edge;
+} mg_shv;
+
+/* One Sutherland-Hodgman step: the part of in[0..n) left of A's edge j;
+ * crossings keyed by the two edges (or A's vertex where two of A's edges
+ * meet). */
+static GJKB_INLINE int mg_clip_edge(const mg_feat *a, const mg_feat *b, int j, const mg_shv *in, int n, mg_shv *out)
+{
+    int k = (j + 1) % a->n, count = 0;
+    float ex = a->x[k] - a->x[j], ey = a->y[k] - a->y[j], slack = -1e-12f * sqrtf(ex * ex + ey * ey);
+    for (int i = 0; i < n && count < MG_CANDS - 1; i++) {
+        const mg_shv *cur = &in[i], *next = &in[(i + 1) % n];
+        float fc = mg_cross2(ex, ey, cur->c.x - a->x[j], cur->c.y - a->y[j]);
+        float fn = mg_cross2(ex, ey, next->c.x - a->x[j], next->c.y - a->y[j]);
+        int cin = fc >= slack, nin = fn >= slack;
+        if (cin)
+            out[count++] = *cur;
+        if (cin != nin) {
+            float t = fc / (fc - fn);
+            mg_shv x;
+            x.c.x = cur->c.x + t * (next->c.x - cur->c.x);
+            x.c.y = cur->c.y + t * (next->c.y - cur->c.y);
+            if (cur->edge >= 0) {
+                x.c.ka = mg_edge_key(a, j);
+                x.c.kb = mg_edge_key(b, cur->edge);
+            } else {
+                int e = -1 - cur->edge, v = (e + 1) % a->n == j ? j : (j + 1) % a->n == e ? e : j;
+                x.c.ka = mg_vertex_key(a, v);
+                x.c.kb = b->key;
+            }
+            x.edge = cin ? -1 - j : cur->edge;
+            out[count++] = x;
+        }
+    }
+    return count;
+}
+
+static GJKB_INLINE int mg_clip_polygons(const mg_feat *a, const mg_feat *b, mg_cand *out)
+{
+    mg_shv buf[2][MG_CANDS];
+    int n = b->n, cur = 0;
+    for (int i = 0; i < n; i++) {
+        buf[0][i].c = mg_cand_of(b->x[i], b->y[i], a->key, mg_vertex_key(b, i));
+        buf[0][i].edge = i;
+    }
+    for (int j = 0; j < a->n && n > 0; j++) {
+        n = mg_clip_edge(a, b, j, buf[cur], n, buf[1 - cur]);
+        cur = 1 - cur;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = buf[cur][i].c;
+    return n;
+}
+
+/* The clipped points (none where either feature is a point, or two
+ * segments cross); -1: not decided here. */
+static GJKB_INLINE int mg_clip(const mg_feat *fa, const mg_feat *fb, mg_cand *c)
+{
+    if (fa->n < 2 || fb->n < 2)
+        return 0;
+    if (fa->n == 2 && fb->n == 2)
+        return mg_clip_segments(fa, fb);
+    if (fa->n == 2)
+        return mg_clip_segment_polygon(fa, fb, 1, c);
+    if (fb->n == 2)
+        return mg_clip_segment_polygon(fb, fa, 0, c);
+    return mg_clip_polygons(fa, fb, c);
+}
+
+/* The point of f over (x, y) of the plane, along n. */
+static GJKB_INLINE void mg_lift(const mg_feat *f, const mg_plane *pl, float x, float y, float o[3])
+{
+    if (f->n == 1) {
+        for (int k = 0; k < 3; k++)
+            o[k] = f->p[0][k];
+        return;
+    }
+    if (f->n == 2) {
+        float dx = f->x[1] - f->x[0], dy = f->y[1] - f->y[0], ll = dx * dx + dy * dy;
+        float s = ll > 0.0f ? ((x - f->x[0]) * dx + (y - f->y[0]) * dy) / ll : 0.0f;
+        s = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
+        for (int k = 0; k < 3; k++)
+            o[k] = f->p[0][k] + (f->p[1][k] - f->p[0][k]) * s;
+        return;
+    }
+    float base[3];
+    for (int k = 0; k < 3; k++)
+        base[k] = pl->u[k] * x + pl->v[k] * y;
+    float h = (f->c - mg_dot(f->m, base)) / mg_dot(f->m, pl->n);
+    for (int k = 0; k < 3; k++)
+        o[k] = base[k] + pl->n[k] * h;
+}
+
+/* One lane's answer. */
+typedef struct mg_res {
+    int count;
+    float a[GJKB_MAX_CONTACTS][3], sep[GJKB_MAX_CONTACTS];
+    uint32_t key[GJKB_MAX_CONTACTS];
+} mg_res;
+
+/* What a lane holds for the reduction: candidates, A's lifted points
+ * (moved by A's margin along n) and separations. */
+typedef struct mg_pts {
+    int n;
+    mg_cand c[MG_CANDS];
+    float a[MG_CANDS][3], sep[MG_CANDS];
+    float extent;
+} mg_pts;
+
+/* Twice the area of the convex hull of up to four candidates (the
+ * reference's: the largest of the quadrilateral orders and triangles),
+ * about the first. */
+static GJKB_INLINE float mg_area(const mg_cand *c, const int *pick, int n)
+{
+    if (n < 3)
+        return 0.0f;
+    float x[4], y[4], best = 0.0f;
+    for (int k = 0; k < n; k++)
+        x[k] = c[pick[k]].x - c[pick[0]].x, y[k] = c[pick[k]].y - c[pick[0]].y;
+    static const int orders[3][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 3, 1, 2 } };
+    for (int o = 0; o < (n == 4 ? 3 : 1); o++) {
+        float s = 0.0f;
+        for (int k = 0; k < n; k++) {
+            int p = orders[o][k], q = orders[o][(k + 1) % n];
+            s += mg_cross2(x[p], y[p], x[q], y[q]);
+        }
+        s = fabsf(s);
+        best = s > best ? s : best;
+    }
+    for (int skip = 0; n == 4 && skip < 4; skip++) {
+        int t[3], m = 0;
+        for (int k = 0; k < 4; k++)
+            if (k != skip)
+                t[m++] = k;
+        float s = fabsf(mg_cross2(x[t[1]] - x[t[0]], y[t[1]] - y[t[0]], x[t[2]] - x[t[0]], y[t[2]] - y[t[0]]));
+        best = s > best ? s : best;
+    }
+    return best;
+}
+
+/* Whether candidate i is a twin of a point picked (1), apart (0), or
+ * too near the twin distance to tell (-1). */
+static GJKB_INLINE int mg_twin(const mg_cand *c, const int *pick, int count, int i)
+{
+    int twin = 0;
+    for (int k = 0; k < count; k++) {
+        float dx = c[i].x - c[pick[k]].x, dy = c[i].y - c[pick[k]].y, d = sqrtf(dx * dx + dy * dy);
+        if (d > MG_TWIN_LO && d < MG_TWIN_HI)
+            return -1;
+        twin |= d <= MG_SPAN_DIST;
+    }
+    return twin;
+}
+
+/* After the deepest (pick[0]): the farthest, then the points adding the
+ * most area, each no twin of a point picked and above the floor; the
+ * count, 0 when float cannot tell. */
+static GJKB_INLINE int mg_spread(const mg_pts *p, int pick[GJKB_MAX_CONTACTS])
+{
+    const float aeps = 2.0f * MG_AREA_EPS * (p->extent * p->extent + 1e-6f);
+    int count = 1;
+    while (count < GJKB_MAX_CONTACTS) {
+        int best = -1;
+        float area = 0.5f * mg_area(p->c, pick, count), floor = MG_SPAN_AREA;
+        if (MG_SPAN_SLACK * area > floor)
+            floor = MG_SPAN_SLACK * area;
+        float best_score = count == 1 ? MG_SPAN_DIST : area + floor, least = best_score;
+        for (int i = 0; i < p->n; i++) {
+            int twin = mg_twin(p->c, pick, count, i);
+            if (twin < 0)
+                return 0;
+            if (twin)
+                continue;
+            pick[count] = i;
+            float dx = p->c[i].x - p->c[pick[0]].x, dy = p->c[i].y - p->c[pick[0]].y;
+            float score = count == 1 ? sqrtf(dx * dx + dy * dy) : 0.5f * mg_area(p->c, pick, count + 1);
+            if (count > 1 && fabsf(score - least) <= aeps)
+                return 0;
+            if (score > best_score)
+                best_score = score, best = i;
+        }
+        if (best < 0)
+            break;
+        pick[count++] = best;
+    }
+    return count;
+}
+
+/* Lifts the candidates onto both features, keeps those up to the limit;
+ * 0 when one is too near it to tell. */
+static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl, float ma, float mb,
+                               float dist, float keep, mg_pts *p)
+{
+    float extent = 0.0f;
+    for (int i = 0; i < p->n; i++)
+        for (int j = i + 1; j < p->n; j++) {
+            float dx = p->c[i].x - p->c[j].x, dy = p->c[i].y - p->c[j].y, d = sqrtf(dx * dx + dy * dy);
+            extent = d > extent ? d : extent;
+        }
+    float limit = dist + MG_FACE_SIN * extent + 1e-9f, eps = MG_SEP_EPS + MG_SEP_TILT * extent;
+    limit = keep > limit ? keep : limit;
+    int kept = 0;
+    for (int i = 0; i < p->n; i++) {
+        float la[3], lb[3], d[3];
+        mg_lift(fa, pl, p->c[i].x, p->c[i].y, la);
+        mg_lift(fb, pl, p->c[i].x, p->c[i].y, lb);
+        for (int k = 0; k < 3; k++)
+            d[k] = lb[k] - la[k];
+        float sep = mg_dot(d, pl->n) - ma - mb;
+        if (fabsf(sep - limit) <= eps)
+            return 0;
+        if (!(sep <= limit))
+            continue;
+        p->c[kept] = p->c[i];
+        p->sep[kept] = sep;
+        for (int k = 0; k < 3; k++)
+            p->a[kept][k] = la[k] + pl->n[k] * ma;
+        kept++;
+    }
+    p->n = kept;
+    p->extent = extent;
+    /* Two points that near each other but no twins: a corner of one
+     * feature over an edge of the other, where rounding cuts slivers. */
+    for (int i = 0; i < kept; i++)
+        for (int j = i + 1; j < kept; j++) {
+            float dx = p->c[i].x - p->c[j].x, dy = p->c[i].y - p->c[j].y, d = sqrtf(dx * dx + dy * dy);
+            if (d > MG_TWIN_LO && d < MG_SHORT)
+                return 0;
+        }
+    return 1;
+}
+
+/* One lane: sides sa, sb, B's pose (r row major, t), the normal n, signed
+ * distance, A's witness wa (all A's scaled frame), keep limit and band.
+ * 1 with the manifold in *out; 0: the reference's. */
+static GJKB_INLINE int mg_lane(const mg_side *sa, const mg_side *sb, const float r[9], const float t[3],
+                               const float n[3], float dist, const float wa[3], float keep, float band, mg_res *out)
+{
+    mg_feat fa, fb;
+    const float nb[3] = { -(r[0] * n[0] + r[3] * n[1] + r[6] * n[2]), -(r[1] * n[0] + r[4] * n[1] + r[7] * n[2]),
+                          -(r[2] * n[0] + r[5] * n[1] + r[8] * n[2]) };
+    if (!mg_feature(sa, n, band, &fa) || !mg_feature(sb, nb, band, &fb))
+        return 0;
+    mg_plane pl;
+    mg_plane_of(n, &pl);
+    float ma_[3] = { 0.0f, 0.0f, 0.0f }, mb_[3] = { 0.0f, 0.0f, 0.0f };
+    if (fa.n > 2) {
+        /* A's polygon normal: its face's, from the first three points */
+        float e1[3], e2[3];
+        for (int k = 0; k < 3; k++)
+            e1[k] = fa.p[1][k] - fa.p[0][k], e2[k] = fa.p[2][k] - fa.p[0][k];
+        mg_cross(e1, e2, ma_);
+    }
+    if (fb.n > 2) {
+        float e1[3], e2[3], m[3];
+        for (int k = 0; k < 3; k++)
+            e1[k] = fb.p[1][k] - fb.p[0][k], e2[k] = fb.p[2][k] - fb.p[0][k];
+        mg_cross(e1, e2, m);
+        for (int k = 0; k < 3; k++)
+            mb_[k] = r[3 * k] * m[0] + r[3 * k + 1] * m[1] + r[3 * k + 2] * m[2];
+    }
+    for (int s = 0; s < 2; s++) {
+        float *m = s ? mb_ : ma_, l = mg_len(m);
+        if ((s ? fb.n : fa.n) > 2 && !(l > 0.0f))
+            return 0;
+        for (int k = 0; k < 3; k++)
+            m[k] = l > 0.0f ? m[k] / l : 0.0f;
+    }
+    mg_place(&fa, NULL, NULL, &pl, ma_);
+    mg_place(&fb, r, t, &pl, mb_);
+    mg_pts p;
+    p.n = mg_clip(&fa, &fb, p.c);
+    if (p.n < 0 || !mg_keep(&fa, &fb, &pl, sa->margin, sb->margin, dist, keep, &p))
+        return 0;
+    if (p.n == 0) {
+        /* a point feature, or nothing left: the witnesses */
+        p.n = 1;
+        p.c[0] = mg_cand_of(mg_dot(wa, pl.u), mg_dot(wa, pl.v), fa.key, fb.key);
+        p.sep[0] = dist;
+        for (int k = 0; k < 3; k++)
+            p.a[0][k] = wa[k];
+    }
+    int deep = 0;
+    for (int i = 1; i < p.n; i++)
+        if (p.sep[i] < p.sep[deep])
+            deep = i;
+    /* the deepest is at the distance: snapped; a clipped point that misses
+     * the deepest spot (the reference then takes the witnesses) is its */
+    if (!(fabsf(p.sep[deep] - dist) <= MG_SEP_EPS + MG_SEP_TILT * p.extent))
+        return 0;
+    p.sep[deep] = dist;
+    int pick[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
+    int count = mg_spread(&p, pick);
+    if (count == 0)
+        return 0;
+    out->count = count;
+    for (int s = 0; s < count; s++) {
+        int i = pick[s];
+        for (int k = 0; k < 3; k++)
+            out->a[s][k] = p.a[i][k];
+        out->sep[s] = p.sep[i];
+        out->key[s] = (uint32_t)p.c[i].ka << 16 | p.c[i].kb;
+    }
+    return 1;
+}
+
+/* A side's per-lane inputs from the bundle's stored values. */
+static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body, const float h[3], float margin,
+                                   float inv, int32_t hf, int32_t last, mg_side *s)
+{
+    s->kind = kind;
+    for (int k = 0; k < 3; k++)
+        s->h[k] = h[k];
+    s->margin = margin;
+    s->inv = inv;
+    s->npts = s->nface = 0;
+    s->radius = 0.0f;
+    s->px = s->py = s->pz = w->hx;
+    s->face = w->face;
+    s->fv = w->face_vertex;
+    s->across = w->face_across;
+    if (kind != GJKB_HULL || !w->hull)
+        return;
+    int32_t id = w->hull[body];
+    s->px = w->hx + hf;
+    s->py = w->hy + hf;
+    s->pz = w->hz + hf;
+    s->npts = last + 1;
+    s->face = w->face + w->face_first[id];
+    s->nface = w->face_n[id];
+    s->fv = w->face_vertex;
+    s->across = w->face_across;
+    s->radius = w->hull_radius[id] * inv;
+}
+
+/* The bundle's lanes `todo` (valid, finite, trusted axis n): their
+ * manifolds into *out where *ok comes back set. dist, a (A's witness) and
+ * keep as ct_points_of has them, A's scaled frame. */
+static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w *k, v3w n, fw dist, v3w a, fw keep,
+                                    mw todo, mb_out *out, mw *ok)
+{
+    enum { F_N = 0, F_A = 3, F_HA = 6, F_HB = 9, F_R = 12, F_T = 21, F_DIST = 24, F_KEEP, F_TOL, F_MA, F_MB, F_INV,
+           F_COUNT };
+    _Alignas(64) float v[F_COUNT][GJKB_W];
+    _Alignas(64) int32_t iv[4][GJKB_W];
+    const fw fields[F_COUNT] = {
+        n.x, n.y, n.z, a.x, a.y, a.z, k->sa.c.h.x, k->sa.c.h.y, k->sa.c.h.z, k->sb.c.h.x, k->sb.c.h.y, k->sb.c.h.z,
+        k->pose.r[0], k->pose.r[1], k->pose.r[2], k->pose.r[3], k->pose.r[4], k->pose.r[5], k->pose.r[6],
+        k->pose.r[7], k->pose.r[8], k->pose.t.x, k->pose.t.y, k->pose.t.z, dist, keep, k->tol, k->ma, k->mb,
+        k->inv_scale };
+    for (int f = 0; f < F_COUNT; f++)
+        fw_store(v[f], fields[f]);
+    iw_store(iv[0], k->sa.hf);
+    iw_store(iv[1], k->sa.last);
+    iw_store(iv[2], k->sb.hf);
+    iw_store(iv[3], k->sb.last);
+    _Alignas(64) float oa[GJKB_MAX_CONTACTS][3][GJKB_W], osep[GJKB_MAX_CONTACTS][GJKB_W];
+    _Alignas(64) int32_t okey[GJKB_MAX_CONTACTS][GJKB_W], ocount[GJKB_W], ook[GJKB_W];
+    memset(oa, 0, sizeof oa);
+    memset(osep, 0, sizeof osep);
+    memset(okey, 0, sizeof okey);
+    memset(ocount, 0, sizeof ocount);
+    memset(ook, 0, sizeof ook);
+    for (unsigned bits = mw_bits(todo); bits; bits &= bits - 1u) {
+        const int i = __builtin_ctz(bits);
+        mg_side sa, sb;
+        const float ha[3] = { v[F_HA][i], v[F_HA + 1][i], v[F_HA + 2][i] };
+        const float hb[3] = { v[F_HB][i], v[F_HB + 1][i], v[F_HB + 2][i] };
+        mg_side_of(w, w->lane_ka[o + i], w->lane_a[o + i], ha, v[F_MA][i], v[F_INV][i], iv[0][i], iv[1][i], &sa);
+        mg_side_of(w, w->lane_kb[o + i], w->lane_b[o + i], hb, v[F_MB][i], v[F_INV][i], iv[2][i], iv[3][i], &sb);
+        float r[9], t[3], nn[3], wa[3];
+        for (int c = 0; c < 9; c++)
+            r[c] = v[F_R + c][i];
+        for (int c = 0; c < 3; c++)
+            t[c] = v[F_T + c][i], nn[c] = v[F_N + c][i], wa[c] = v[F_A + c][i];
+        mg_res res;
+        if (!mg_lane(&sa, &sb, r, t, nn, v[F_DIST][i], wa, v[F_KEEP][i], v[F_TOL][i], &res))
+            continue;
+        ook[i] = -1;
+        ocount[i] = res.count;
+        for (int s = 0; s < res.count; s++) {
+            for (int c = 0; c < 3; c++)
+                oa[s][c][i] = res.a[s][c];
+            osep[s][i] = res.sep[s];
+            okey[s][i] = (int32_t)res.key[s];
+        }
+    }
+    *ok = mw_and(todo, iw_eq(iw_load(ook), iw_splat(-1)));
+    out->count = iw_load(ocount);
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        out->a[s] = v3_load(oa[s][0], oa[s][1], oa[s][2]);
+        out->sep[s] = fw_load(osep[s]);
+        out->key[s] = iw_load(okey[s]);
+    }
+}
