@@ -95,6 +95,7 @@ static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS
         }
     q->nv = 4;
     q->nf = 4;
+    q->near = 0;
     q->steps = 0;
     q->state = -1;
     if (fin[GJKB_K_FINAL_COUNT][i] != 4.0f)
@@ -112,9 +113,10 @@ static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS
      * negative: the same with points 1 and 2 swapped */
     int s = vol > 0.0f ? 1 : 2, t = 3 - s;
     if (vol != 0.0f && ep_face_set(q, 0, 0, t, s) && ep_face_set(q, 1, 0, s, 3) && ep_face_set(q, 2, 0, 3, t) &&
-        ep_face_set(q, 3, s, t, 3))
+        ep_face_set(q, 3, s, t, 3)) {
         q->state = 0;
-    q->near = ep_nearest(q);
+        q->near = ep_nearest(q);
+    }
 }
 
 /* Adds edge (a, b) to the horizon, or removes it where its reverse is
@@ -307,7 +309,7 @@ static GJKB_INLINE void ep_store(const gjkb__lanes *l, const pack_w *k, const ui
 
 /* EPA for n <= W lanes of a bundle (chunk lanes `lane`); ok[i] = 1 where
  * lane i was answered. */
-static GJKB_INLINE void ep_bundle(const gjkb__world *w, const pack_w *k, const gjkb__lanes *l, const uint32_t *lane,
+__attribute__((noinline)) static void ep_bundle(const gjkb__world *w, const pack_w *k, const gjkb__lanes *l, const uint32_t *lane,
                                   int n, int32_t *ok)
 {
     _Alignas(64) float fin[GJKB_K_FINAL_FIELDS][GJKB_W];

@@ -1,4 +1,4 @@
-/* gjk.inl - the one body of the wide GJK kernel, hit-only and distance.
+/* gjk.inl - the one body of the wide GJK kernel: hit, distance, contact.
  *
  * Included by one tiny translation unit per instruction set, after its
  * wide_<isa>.h and with GJKB_FN(name) adding the width suffix to the
@@ -24,6 +24,7 @@
  *   lanes.inl    the lane scheduler: passes, pauses, queues, hand-overs
  *   contact_box.inl, manifold_box.inl  two boxes' depth and manifold
  *   epa.inl      the depth of overlapping cores, from the final simplex
+ *   manifold.inl the contact points of every other kind pair, lane by lane
  *   contact.inl  contact mode: closed forms, the rest through the loops
  *   records.inl  per-body records
  * A query is a table of loop descriptors below (docs/extending.md). */

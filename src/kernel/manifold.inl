@@ -780,7 +780,7 @@ static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_pl
 /* One lane: sides sa, sb, B's pose (r row major, t), the normal n, signed
  * distance, A's witness wa (all A's scaled frame), keep limit and band.
  * 1 with the manifold in *out; 0: the reference's. */
-static GJKB_INLINE int mg_lane(const mg_side *sa, const mg_side *sb, const float r[9], const float t[3],
+__attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *sb, const float r[9], const float t[3],
                                const float n[3], float dist, const float wa[3], float keep, float band, mg_res *out)
 {
     mg_feat fa, fb;
