@@ -527,9 +527,11 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
     const int e[2] = { emin, emax };
     float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0];
     /* A segment through a corner of the polygon (its deepest point over a
-     * vertex) either misses it or runs in: a short stretch is rounding. */
-    float stretch = (tmax - tmin) * sqrtf(sx * sx + sy * sy);
-    if (stretch > 0.0f && stretch < MG_SHORT)
+     * vertex) either misses it or runs in: a short stretch is rounding,
+     * a stretch of zero too (float's ends met where double's are 6e-5
+     * apart: 1 point against the reference's 2). */
+    float len = sqrtf(sx * sx + sy * sy), stretch = (tmax - tmin) * len;
+    if (len > 0.0f && stretch < MG_SHORT)
         return -1;
     for (int i = 0; i < 2; i++) {
         if (i == 1 && stretch <= 1e-12f)
@@ -607,11 +609,12 @@ static GJKB_INLINE int mg_clip(const mg_feat *fa, const mg_feat *fb, mg_cand *c)
         return 0;
     if (fa->n == 2 && fb->n == 2)
         return mg_clip_segments(fa, fb);
-    if (fa->n == 2)
-        return mg_clip_segment_polygon(fa, fb, 1, c);
-    if (fb->n == 2)
-        return mg_clip_segment_polygon(fb, fa, 0, c);
-    return mg_clip_polygons(fa, fb, c);
+    /* Nothing left of a polygon's clip: float's rounding cut a corner's
+     * stretch away, or the features miss each other and the reference
+     * takes the witnesses; either way not decided here. */
+    int n = fa->n == 2 ? mg_clip_segment_polygon(fa, fb, 1, c)
+            : fb->n == 2 ? mg_clip_segment_polygon(fb, fa, 0, c) : mg_clip_polygons(fa, fb, c);
+    return n == 0 ? -1 : n;
 }
 
 /* The point of f over (x, y) of the plane, along n. */
