@@ -767,13 +767,20 @@ static void test_resting_box_on_box(void **state)
     assert_true(fabs(manifold_area_z(&r) - 0.56) <= 1e-9);
 }
 
+/* A capsule of radius 0.2 lying along x, centred at (x, 0.3, z): on top
+ * of tu_box(2, 2, 0.5) at z = 0.699 its margin is 1e-3 into the box. */
+static gjkb_shape lying_capsule(double x, double z)
+{
+    float qy[4];
+    tu_quat_axis_angle(qy, 0, 1, 0, TU_PI / 2);
+    return tu_rot(tu_at(tu_capsule(0.2, 0.6), x, 0.3, z), qy);
+}
+
 static void test_resting_capsule_cylinder_sphere(void **state)
 {
     (void)state;
-    float qy[4];
-    tu_quat_axis_angle(qy, 0, 1, 0, TU_PI / 2);
     gjkb_shape ground = tu_box(2, 2, 0.5);
-    gjkb_shape cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.699), qy);
+    gjkb_shape cap = lying_capsule(0.1, 0.699);
     gjkb_result r = run_case("capsule lying on a box", ground, cap, points(2, 2, tu_v(0, 0, 1)));
     double x0 = fmin(r.contacts[0].a[0], r.contacts[1].a[0]), x1 = fmax(r.contacts[0].a[0], r.contacts[1].a[0]);
     assert_true(fabs(x0 - (0.1 - 0.6)) < 1e-6 && fabs(x1 - (0.1 + 0.6)) < 1e-6);
@@ -1387,10 +1394,8 @@ static gjkb_result wide_vs_reference(const char *name, const gjkb_shape *a, cons
 static void test_wide_capsule_on_box(void **state)
 {
     (void)state;
-    float qy[4];
-    tu_quat_axis_angle(qy, 0, 1, 0, TU_PI / 2);
     gjkb_shape ground = tu_box(2, 2, 0.5);
-    gjkb_shape cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.699), qy);
+    gjkb_shape cap = lying_capsule(0.1, 0.699);
     gjkb_result r = wide_vs_reference("capsule lying on a box", &ground, &cap, 0.0, NULL, NULL, 0);
     assert_int_equal(r.contact_count, 2);
     double x0 = fmin(r.contacts[0].a[0], r.contacts[1].a[0]), x1 = fmax(r.contacts[0].a[0], r.contacts[1].a[0]);
@@ -1400,13 +1405,13 @@ static void test_wide_capsule_on_box(void **state)
         assert_true(fabs(r.contacts[k].separation + 0.001) < 1e-6);
     }
     /* half off the edge: the end over the face and the face's edge */
-    cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 1.8, 0.3, 0.699), qy);
+    cap = lying_capsule(1.8, 0.699);
     r = wide_vs_reference("capsule over a box's edge", &ground, &cap, 0.0, NULL, NULL, 0);
     assert_int_equal(r.contact_count, 2);
     x1 = fmax(r.contacts[0].a[0], r.contacts[1].a[0]);
     assert_true(fabs(x1 - 2.0) < 1e-6);
     /* speculative, 0.05 above: the same two points */
-    cap = tu_rot(tu_at(tu_capsule(0.2, 0.6), 0.1, 0.3, 0.75), qy);
+    cap = lying_capsule(0.1, 0.75);
     r = wide_vs_reference("capsule above a box", &ground, &cap, 0.1, NULL, NULL, 0);
     assert_int_equal(r.contact_count, 2);
 }
