@@ -528,8 +528,7 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
     float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0];
     /* A segment through a corner of the polygon (its deepest point over a
      * vertex) either misses it or runs in: a short stretch is rounding,
-     * a stretch of zero too (float's ends met where double's are 6e-5
-     * apart: 1 point against the reference's 2). */
+     * and so is a stretch of zero (double may find two points there). */
     float len = sqrtf(sx * sx + sy * sy), stretch = (tmax - tmin) * len;
     if (len > 0.0f && stretch < MG_SHORT)
         return -1;
@@ -883,11 +882,11 @@ static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body,
     s->radius = w->hull_radius[id] * inv;
 }
 
-/* The bundle's lanes `todo` (valid, finite, trusted axis n): their
+/* The bundle's lanes `want` (valid, finite, trusted axis n): their
  * manifolds into *out where *ok comes back set. dist, a (A's witness) and
  * keep as ct_points_of has them, A's scaled frame. */
 static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w *k, v3w n, fw dist, v3w a, fw keep,
-                                    mw todo, mb_out *out, mw *ok)
+                                    mw want, mb_out *out, mw *ok)
 {
     enum { F_N = 0, F_A = 3, F_HA = 6, F_HB = 9, F_R = 12, F_T = 21, F_DIST = 24, F_KEEP, F_TOL, F_MA, F_MB, F_INV,
            F_COUNT };
@@ -911,7 +910,7 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
     memset(okey, 0, sizeof okey);
     memset(ocount, 0, sizeof ocount);
     memset(ook, 0, sizeof ook);
-    for (unsigned bits = mw_bits(todo); bits; bits &= bits - 1u) {
+    for (unsigned bits = mw_bits(want); bits; bits &= bits - 1u) {
         const int i = __builtin_ctz(bits);
         mg_side sa, sb;
         const float ha[3] = { v[F_HA][i], v[F_HA + 1][i], v[F_HA + 2][i] };
@@ -935,7 +934,7 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
             okey[s][i] = (int32_t)res.key[s];
         }
     }
-    *ok = mw_and(todo, iw_eq(iw_load(ook), iw_splat(-1)));
+    *ok = mw_and(want, iw_eq(iw_load(ook), iw_splat(-1)));
     out->count = iw_load(ocount);
     for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
         out->a[s] = v3_load(oa[s][0], oa[s][1], oa[s][2]);
