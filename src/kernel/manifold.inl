@@ -779,6 +779,28 @@ static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_pl
     return 1;
 }
 
+/* A polygon feature's unit normal from its first three points, turned by
+ * r (row major) when given; zero for a point or a segment. 0 where the
+ * points span no normal. */
+static GJKB_INLINE int mg_poly_normal(const mg_feat *f, const float *r, float m[3])
+{
+    m[0] = m[1] = m[2] = 0.0f;
+    if (f->n <= 2)
+        return 1;
+    float e1[3], e2[3], c[3];
+    for (int k = 0; k < 3; k++)
+        e1[k] = f->p[1][k] - f->p[0][k], e2[k] = f->p[2][k] - f->p[0][k];
+    mg_cross(e1, e2, c);
+    for (int k = 0; k < 3; k++)
+        m[k] = r ? r[3 * k] * c[0] + r[3 * k + 1] * c[1] + r[3 * k + 2] * c[2] : c[k];
+    float l = mg_len(m);
+    if (!(l > 0.0f))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        m[k] = m[k] / l;
+    return 1;
+}
+
 /* One lane: sides sa, sb, B's pose (r row major, t), the normal n, signed
  * distance, A's witness wa (all A's scaled frame), keep limit and band.
  * 1 with the manifold in *out; 0: the reference's. */
@@ -792,29 +814,9 @@ __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *s
         return 0;
     mg_plane pl;
     mg_plane_of(n, &pl);
-    float ma_[3] = { 0.0f, 0.0f, 0.0f }, mb_[3] = { 0.0f, 0.0f, 0.0f };
-    if (fa.n > 2) {
-        /* A's polygon normal: its face's, from the first three points */
-        float e1[3], e2[3];
-        for (int k = 0; k < 3; k++)
-            e1[k] = fa.p[1][k] - fa.p[0][k], e2[k] = fa.p[2][k] - fa.p[0][k];
-        mg_cross(e1, e2, ma_);
-    }
-    if (fb.n > 2) {
-        float e1[3], e2[3], m[3];
-        for (int k = 0; k < 3; k++)
-            e1[k] = fb.p[1][k] - fb.p[0][k], e2[k] = fb.p[2][k] - fb.p[0][k];
-        mg_cross(e1, e2, m);
-        for (int k = 0; k < 3; k++)
-            mb_[k] = r[3 * k] * m[0] + r[3 * k + 1] * m[1] + r[3 * k + 2] * m[2];
-    }
-    for (int s = 0; s < 2; s++) {
-        float *m = s ? mb_ : ma_, l = mg_len(m);
-        if ((s ? fb.n : fa.n) > 2 && !(l > 0.0f))
-            return 0;
-        for (int k = 0; k < 3; k++)
-            m[k] = l > 0.0f ? m[k] / l : 0.0f;
-    }
+    float ma_[3], mb_[3];
+    if (!mg_poly_normal(&fa, NULL, ma_) || !mg_poly_normal(&fb, r, mb_))
+        return 0;
     mg_place(&fa, NULL, NULL, &pl, ma_);
     mg_place(&fb, r, t, &pl, mb_);
     mg_pts p;
