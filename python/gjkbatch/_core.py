@@ -129,6 +129,20 @@ def _integers(value, name, n, dtype, limit, what):
     return arr, arr is not value
 
 
+_U32 = np.dtype(np.uint32)
+
+
+def _index(value, name, m, n):
+    """Body indices as uint32 for the library: a uint32 contiguous array as
+    it is (the library checks its range), anything else converted and
+    checked against n bodies here."""
+    if value.__class__ is np.ndarray and value.dtype is _U32 and value.ndim == 1 and value.flags.c_contiguous:
+        if m is not None and value.shape[0] != m:
+            raise ValueError("%s: expected shape (%d,), got %s" % (name, m, value.shape))
+        return value
+    return _integers(value, name, m, np.uint32, n, "body index")[0]
+
+
 def _vector(value, name, n, dtype):
     """A 1-D contiguous array of n dtype values; a scalar fills all n."""
     arr = value if isinstance(value, np.ndarray) and value.dtype == dtype else _asarray(value, name, dtype)
@@ -374,9 +388,6 @@ class Result:
         """The manifold (contact mode), as ``manifold``."""
         return self.manifold
 
-    def _fits(self, m, mode):
-        return self.count == m and (_MODE_CODE[self.mode] >= _MODE_CODE[mode])
-
     def __len__(self):
         return self.count
 
@@ -591,31 +602,38 @@ class Context:
         warm            (m, 3) float64 warm-start axes, e.g. last call's n
         out             a Result(m, mode or richer) to fill instead of a new one
         """
-        if not isinstance(bodies, Bodies):
+        if bodies.__class__ is not Bodies and not isinstance(bodies, Bodies):
             raise ValueError("bodies: expected a gjkbatch.Bodies, got %s" % type(bodies).__name__)
         n = bodies.count
-        a, _ = _integers(a, "a", None, np.uint32, n, "body index")
+        a = _index(a, "a", None, n)
         m = a.shape[0]
-        b, _ = _integers(b, "b", m, np.uint32, n, "body index")
+        b = _index(b, "b", m, n)
         q = self._fill_query(mode, max_distance, tolerance, max_iterations)
         if warm is not None:
             w, _ = _columns(warm, "warm", m, 3, np.float64)
             q.warm_x, q.warm_y, q.warm_z = _col(w, 0), _col(w, 1), _col(w, 2)
         if out is None:
             out = Result(m, mode)
-        elif not isinstance(out, Result) or not out._fits(m, mode):
+        elif out.__class__ is not Result or out.count != m or _MODE_CODE[out.mode] < q.mode:
             raise ValueError("out: expected a Result for %d pairs made for mode %r (or richer), got %r"
                              % (m, mode, out))
         p = self._pairs
         p.count = m
-        p.a = _addr(a)
-        p.b = _addr(b)
+        p.a = a.ctypes.data
+        p.b = b.ctypes.data
         self._enter()
         try:
             err = _lib.query_batch(self._ptr, bodies._c, p, q, out._c)
         finally:
             self._lock.release()
         if err:
+            if err == _lib.ERR_RANGE:
+                # uint32 indices are range-checked by the library only
+                # (fused into its own pass): name the argument here.
+                for name, idx in (("a", a), ("b", b)):
+                    if m and idx.max() >= n:
+                        raise ArgumentError(err, "%s: body index %d out of range (there are %d) [%s]" % (
+                            name, idx.max(), n, _lib.last_error(self._ptr).decode()))
             self._check(err)
         return out
 

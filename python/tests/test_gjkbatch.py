@@ -259,6 +259,8 @@ def test_bad_arrays_raise_value_errors_naming_the_argument(rng):
         (lambda: gjkbatch.Bodies(kind, pos, quat, size, hull=-np.ones(10)), "hull"),
         (lambda: gjkbatch.Bodies(kind, [["x", 1, 2]] * 10, quat, size), "pos"),
         (lambda: ctx.query(bodies, [0, 10], [1, 2]), "a"),
+        (lambda: ctx.query(bodies, np.array([0, 1], dtype=np.uint32), np.array([1, 10], dtype=np.uint32)), "b"),
+        (lambda: ctx.query(bodies, np.array([0, 1], dtype=np.uint32), np.array([1], dtype=np.uint32)), "b"),
         (lambda: ctx.query(bodies, [0, 1], [1, -1]), "b"),
         (lambda: ctx.query(bodies, [0, 1], [1]), "b"),
         (lambda: ctx.query(bodies, [0.0, np.nan], [1, 2]), "a"),
@@ -280,7 +282,10 @@ def test_bad_arrays_raise_value_errors_naming_the_argument(rng):
     for call, name in cases:
         with pytest.raises(ValueError) as e:
             call()
-        assert str(e.value).startswith(name), (name, str(e.value))
+        assert str(e.value).startswith(name + ":"), (name, str(e.value))
+    # uint32 indices are checked by the library: its message comes along.
+    with pytest.raises(gjkbatch.ArgumentError, match=r"^a: body index 12 .*\[pair 1: body index 12 is out of range"):
+        ctx.query(bodies, np.array([0, 12], dtype=np.uint32), np.array([1, 2], dtype=np.uint32))
 
 
 def test_library_errors_carry_its_message(rng):
