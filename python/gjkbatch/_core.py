@@ -478,6 +478,7 @@ class Context:
         # Reused per call (the lock makes that safe): fewer objects per query.
         self._pairs = _lib.Pairs_c()
         self._query = _lib.Query_c()
+        self._query_key = None
         self._keep = None
         self.threads = threads
 
@@ -572,6 +573,12 @@ class Context:
     # -- queries
     def _fill_query(self, mode, max_distance, tolerance, max_iterations):
         q = self._query
+        q.warm_x = q.warm_y = q.warm_z = None
+        key = (mode, max_distance.__class__, max_distance, tolerance.__class__, tolerance,
+               max_iterations.__class__, max_iterations)
+        if key == self._query_key:   # the same parameters as the last call: already checked and set
+            return q
+        self._query_key = None
         code = _MODE_CODE.get(mode)
         if code is None:
             raise ValueError("mode: expected one of %s, got %r" % (", ".join(MODES), mode))
@@ -584,7 +591,7 @@ class Context:
             else _finite(tolerance, "tolerance")
         q.max_distance = max_distance if max_distance.__class__ is float and 0 <= max_distance < np.inf \
             else _finite(max_distance, "max_distance")
-        q.warm_x = q.warm_y = q.warm_z = None
+        self._query_key = key
         return q
 
     def query(self, bodies, a, b, mode="distance", max_distance=0.0, tolerance=0.0, max_iterations=0,
