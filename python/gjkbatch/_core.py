@@ -258,6 +258,8 @@ class Bodies:
 
     @staticmethod
     def _kinds(kind, n, copied):
+        if isinstance(kind, np.ndarray) and kind.dtype.kind in "US":
+            kind = kind.astype(str).tolist()   # an array of names: as a list of them
         if not isinstance(kind, np.ndarray):
             if isinstance(kind, str):
                 kind = [kind] * n
@@ -296,7 +298,7 @@ class Bodies:
             first(~(np.isfinite(self.margin) & (self.margin >= 0)), "margin", "a negative or non-finite margin")
         return self
 
-    def shape(self, i):
+    def _shape_c(self, i):
         """Body i as a gjkb_shape (for Context.query_pair)."""
         s = _lib.Shape_c()
         s.kind = int(self.kind[i])
@@ -489,7 +491,10 @@ class Context:
             _lib.destroy(ptr)
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:   # at interpreter exit the library may be gone already
+            pass
 
     def __enter__(self):
         return self
@@ -655,7 +660,7 @@ class Context:
                 raise ValueError("%s: body index %d out of range (there are %d)" % (name, k, bodies.count))
         q = self._fill_query(mode, max_distance, tolerance, max_iterations)
         r = _lib.Result_c()
-        sa, sb = bodies.shape(int(i)), bodies.shape(int(j))
+        sa, sb = bodies._shape_c(int(i)), bodies._shape_c(int(j))
         self._enter()
         try:
             err = _lib.query_pair(self._ptr, sa, sb, q, r)
