@@ -302,11 +302,11 @@ class Bodies:
         """Body i as a gjkb_shape (for Context.query_pair)."""
         s = _lib.Shape_c()
         s.kind = int(self.kind[i])
-        s.size[:] = [float(v) for v in self.size[i]]
+        s.size[:] = self.size[i].tolist()
         s.margin = 0.0 if self.margin is None else float(self.margin[i])
         s.hull = 0 if self.hull is None else int(self.hull[i])
-        s.pos[:] = [float(v) for v in self.pos[i]]
-        s.rot[:] = [float(v) for v in self.quat[i]]
+        s.pos[:] = self.pos[i].tolist()
+        s.rot[:] = self.quat[i].tolist()
         return s
 
 
