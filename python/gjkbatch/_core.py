@@ -117,6 +117,8 @@ def _integers(value, name, n, dtype, limit, what):
             raise ValueError("%s: expected integers, got dtype %s" % (name, arr.dtype))
         if arr.size and arr.min() < 0:
             raise ValueError("%s: negative value %d" % (name, arr.min()))
+        if limit is None:   # what the target dtype holds, so nothing wraps
+            limit = int(np.iinfo(dtype).max) + 1
     if arr.ndim != 1 or (n is not None and arr.shape[0] != n):
         want = "(%s,)" % ("n" if n is None else n)
         raise ValueError("%s: expected shape %s, got %s" % (name, want, arr.shape))
@@ -174,9 +176,27 @@ def _finite(value, name, lo=0.0):
     return v
 
 
+class _Fixed:
+    """Attributes set once: the library holds the addresses of these
+    arrays, so rebinding one (and freeing the old array) must not happen.
+    Write into the arrays instead."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        if hasattr(self, name):
+            raise AttributeError("%s.%s cannot be rebound: the library reads its array by address "
+                                 "(write into it instead, e.g. x.%s[...] = values)"
+                                 % (type(self).__name__, name, name))
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError("%s.%s cannot be deleted" % (type(self).__name__, name))
+
+
 # ---- bodies ------------------------------------------------------------------
 
-class Bodies:
+class Bodies(_Fixed):
     """Bodies as the C API reads them (gjkb_bodies), n of them.
 
     Arguments (anything ``numpy.asarray`` takes):
@@ -223,8 +243,9 @@ class Bodies:
         if c:
             copied.append("pos")
         if quat is None:
-            self.quat = np.zeros((n, 4), dtype=np.float32, order="F")
-            self.quat[:, 0] = 1
+            identity = np.zeros((n, 4), dtype=np.float32, order="F")
+            identity[:, 0] = 1
+            self.quat = identity
         else:
             self.quat, c = _columns(quat, "quat", n, 4, np.float32)
             if c:
@@ -235,16 +256,16 @@ class Bodies:
             self.size, c = _columns(size, "size", n, 3, np.float32)
             if c:
                 copied.append("size")
-        self.margin = None
+        margin_arr = hull_arr = None
         if margin is not None:
-            self.margin, c = _vector(margin, "margin", n, np.float32)
+            margin_arr, c = _vector(margin, "margin", n, np.float32)
             if c:
                 copied.append("margin")
-        self.hull = None
         if hull is not None:
-            self.hull, c = _integers(hull, "hull", n, np.uint32, None, "hull id")
+            hull_arr, c = _integers(hull, "hull", n, np.uint32, None, "hull id")
             if c:
                 copied.append("hull")
+        self.margin, self.hull = margin_arr, hull_arr
         self.copied = tuple(copied)
         b = _lib.Bodies_c()
         b.count = n
@@ -319,7 +340,7 @@ def _points(m, k=None):
     return view, [_addr(base[c]) for c in range(3)]
 
 
-class Manifold:
+class Manifold(_Fixed):
     """Contact manifolds (gjkb_manifolds), MAX_CONTACTS slots per pair.
 
     count (m,) uint8 points per pair; a, b (m, 4, 3) float64 points on A
@@ -345,7 +366,7 @@ class Manifold:
         return "<gjkbatch.Manifold pairs=%d points=%d>" % (self.count.size, int(self.count.sum()))
 
 
-class Result:
+class Result(_Fixed):
     """Answers of one query, one entry per pair (gjkb_results).
 
     status      (m,) uint8 gjkb_status codes (STATUS names them)
@@ -376,13 +397,14 @@ class Result:
         self.distance = np.empty(m, dtype=np.float64)
         self.iterations = np.zeros(m, dtype=np.uint32)
         c.status, c.distance, c.iterations = _addr(self.status), _addr(self.distance), _addr(self.iterations)
-        self.a = self.b = self.n = self.manifold = None
+        pa = pb = pn = manifold = None
         if mode != "hit":
-            self.a, (c.ax, c.ay, c.az) = _points(m)
-            self.b, (c.bx, c.by, c.bz) = _points(m)
-            self.n, (c.nx, c.ny, c.nz) = _points(m)
+            pa, (c.ax, c.ay, c.az) = _points(m)
+            pb, (c.bx, c.by, c.bz) = _points(m)
+            pn, (c.nx, c.ny, c.nz) = _points(m)
         if mode == "contact":
-            self.manifold = Manifold(m, c.manifold)
+            manifold = Manifold(m, c.manifold)
+        self.a, self.b, self.n, self.manifold = pa, pb, pn, manifold
         self._c = c
 
     @property
@@ -408,7 +430,7 @@ HullInfo = namedtuple("HullInfo", "points vertices faces edges valid")
 HullInfo.__doc__ = "What registration made of a hull (gjkb_hull_info): input points, vertices, faces, edges, valid."
 
 
-class Aabbs:
+class Aabbs(_Fixed):
     """Axis-aligned boxes of n bodies (gjkb_aabbs): min and max, (n, 3)
     float32 each with x, y, z contiguous, rounded outward."""
 
@@ -486,9 +508,13 @@ class Context:
 
     def close(self):
         """Destroys the context now (also done when it is garbage collected)."""
-        ptr, self._ptr = getattr(self, "_ptr", None), None
-        if ptr:
-            _lib.destroy(ptr)
+        lock = getattr(self, "_lock", None)
+        if lock is None:   # __init__ failed before the context existed
+            return
+        with lock:         # never under a call another thread is making
+            ptr, self._ptr = self._ptr, None
+            if ptr:
+                _lib.destroy(ptr)
 
     def __del__(self):
         try:

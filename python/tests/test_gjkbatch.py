@@ -224,6 +224,24 @@ def test_mutating_the_callers_array_changes_the_next_query():
     assert addresses == [x.__array_interface__["data"][0] for x in (out.status, out.distance, out.n)]
 
 
+def test_arrays_the_library_reads_cannot_be_rebound(rng):
+    kind, pos, quat, size = soa_inputs(rng, 4)
+    bodies = gjkbatch.Bodies(kind, pos, quat, size)
+    res = gjkbatch.Result(2, "contact")
+    for obj, name in ((bodies, "pos"), (bodies, "margin"), (res, "status"), (res, "manifold"),
+                      (res.manifold, "a")):
+        with pytest.raises(AttributeError, match="cannot be rebound"):
+            setattr(obj, name, np.zeros(3))
+    with pytest.raises(AttributeError):
+        del res.distance
+    # Writing into them is the way.
+    res.distance[:] = 7
+    assert (res.distance == 7).all()
+    # A value the target dtype cannot hold is refused, not wrapped.
+    with pytest.raises(ValueError, match="^hull:"):
+        gjkbatch.Bodies(kind, pos, quat, size, hull=np.full(4, 2 ** 32 + 1))
+
+
 def test_conversions_give_the_same_answers(rng):
     kind, pos, quat, size = soa_inputs(rng, 60)
     a = rng.integers(0, 60, size=100)
