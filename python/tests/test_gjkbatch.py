@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -410,6 +411,48 @@ def test_python_threads_run_calls_concurrently(rng):
         t.join()
     for s, p in zip(serial, parallel):
         np.testing.assert_array_equal(s, p)
+
+
+def test_the_gil_is_released_during_a_call(rng):
+    """While one thread is inside a long library call, another runs Python.
+
+    The interpreter's switch interval is raised to 10 s for the test, so a
+    thread holding the GIL through its call would keep the other out for
+    the whole call: then the main thread could never see `inside` set. The
+    main thread's sleep(0) lets go of the GIL itself, for the worker to
+    take it back after its call."""
+    n = 200000
+    bodies = gjkbatch.Bodies("box", rng.uniform(-50, 50, size=(n, 3)), random_quats(rng, n),
+                             np.full((n, 3), 0.5, dtype=np.float32))
+    a = np.arange(0, n, 2, dtype=np.uint32)
+    ctx = gjkbatch.Context()
+    out = gjkbatch.Result(len(a), "distance")
+    state = {"inside": False, "done": False}
+    ready = threading.Event()
+
+    def worker():
+        ready.wait()
+        state["inside"] = True
+        ctx.query(bodies, a, a + 1, mode="distance", out=out)
+        state["inside"] = False
+        state["done"] = True
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(10.0)
+    try:
+        t = threading.Thread(target=worker)
+        t.start()
+        ready.set()
+        seen = 0
+        while not state["done"]:
+            if state["inside"]:
+                seen += 1
+            time.sleep(0)
+        t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert seen > 100
+    assert (out.status == gjkbatch.SEPARATED).any()
 
 
 def test_one_context_two_threads_is_refused_not_a_crash(rng):
