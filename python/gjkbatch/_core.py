@@ -699,13 +699,36 @@ class Context:
 
     # -- broadphase and frames
     @staticmethod
-    def _options(flags, n):
+    def _options(flags, n, pair_filter):
+        """The broadphase options, and what must outlive the call: the
+        flags array and the filter's C callback (with the first exception
+        the filter raised, to raise after the call)."""
         opt = _lib.BroadphaseOptions_c()
-        arr = None
+        keep = [None, None, []]
         if flags is not None:
-            arr, _ = _integers(flags, "flags", n, np.uint8, 256, "flag")
-            opt.flags = _addr(arr)
-        return opt, arr
+            keep[0], _ = _integers(flags, "flags", n, np.uint8, 256, "flag")
+            opt.flags = _addr(keep[0])
+        if pair_filter is not None:
+            if not callable(pair_filter):
+                raise ValueError("filter: expected a callable filter(a, b) -> bool, got %r" % (pair_filter,))
+            raised = keep[2]
+
+            def call(user, a, b):
+                if raised:       # stop asking once it failed: drop the rest
+                    return 0
+                try:
+                    return 1 if pair_filter(a, b) else 0
+                except BaseException as e:   # cannot cross C frames: kept and raised after the call
+                    raised.append(e)
+                    return 0
+            keep[1] = _lib.PairFilter_c(call)
+            opt.filter = keep[1]
+        return opt, keep
+
+    @staticmethod
+    def _reraise(keep):
+        if keep[2]:
+            raise keep[2][0]
 
     def bounds(self, bodies, out=None):
         """Every body's world box, margins included (gjkb_bounds): an Aabbs."""
@@ -723,38 +746,44 @@ class Context:
         self._check(err)
         return out
 
-    def find_pairs(self, boxes, flags=None):
+    def find_pairs(self, boxes, flags=None, filter=None):
         """Candidate pairs whose boxes overlap (gjkb_find_pairs), as two
         uint32 arrays (a, b) with a < b, in the sweep's order. boxes is an
         Aabbs, or Bodies (their bounds are computed first); flags (n,)
-        uint8 per body (BODY_STATIC: two static bodies never pair)."""
+        uint8 per body (BODY_STATIC: two static bodies never pair);
+        filter(a, b) -> bool, called in output order for each pair the
+        flags keep, drops the pair when false (an exception it raises is
+        raised once the call is over)."""
         if isinstance(boxes, Bodies):
             boxes = self.bounds(boxes)
         if not isinstance(boxes, Aabbs):
             raise ValueError("boxes: expected a gjkbatch.Aabbs or Bodies, got %s" % type(boxes).__name__)
-        opt, _flags = self._options(flags, boxes.count)
+        opt, keep = self._options(flags, boxes.count, filter)
         pairs = _lib.Pairs_c()
         self._enter()
         try:
             err = _lib.find_pairs(self._ptr, boxes._c, opt, pairs)
+            self._reraise(keep)
             self._check(err)
             m = pairs.count
             return _copy_out(pairs.a, m, np.uint32), _copy_out(pairs.b, m, np.uint32)
         finally:
             self._lock.release()
 
-    def step(self, bodies, mode="hit", flags=None, max_distance=0.0, tolerance=0.0, max_iterations=0):
-        """One frame (gjkb_step): bounds, sweep-and-prune and the query on
-        every candidate pair. Returns a Frame (copies of the context's
-        arrays)."""
+    def step(self, bodies, mode="hit", flags=None, max_distance=0.0, tolerance=0.0, max_iterations=0,
+             filter=None):
+        """One frame (gjkb_step): bounds, sweep-and-prune (flags and filter
+        as for find_pairs) and the query on every candidate pair. Returns a
+        Frame (copies of the context's arrays)."""
         if not isinstance(bodies, Bodies):
             raise ValueError("bodies: expected a gjkbatch.Bodies, got %s" % type(bodies).__name__)
-        opt, _flags = self._options(flags, bodies.count)
+        opt, keep = self._options(flags, bodies.count, filter)
         q = self._fill_query(mode, max_distance, tolerance, max_iterations)
         fr = _lib.Frame_c()
         self._enter()
         try:
             err = _lib.step(self._ptr, bodies._c, opt, q, fr)
+            self._reraise(keep)
             self._check(err)
             m = fr.pairs.count
             out = Frame()

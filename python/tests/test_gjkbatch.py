@@ -511,6 +511,35 @@ def test_find_pairs_against_brute_force(rng):
     assert sorted(zip(sa.tolist(), sb.tolist())) == sorted(zip(i[keep].tolist(), j[keep].tolist()))
 
 
+def test_pair_filter(rng):
+    n = 200
+    bodies = gjkbatch.Bodies("sphere", rng.uniform(0, 6, size=(n, 3)), size=np.full((n, 3), 0.4))
+    ctx = gjkbatch.Context()
+    a, b = ctx.find_pairs(bodies)
+    asked = []
+
+    def even_sum(i, j):
+        asked.append((i, j))
+        return (i + j) % 2 == 0
+
+    fa, fb = ctx.find_pairs(bodies, filter=even_sum)
+    assert asked == list(zip(a.tolist(), b.tolist()))   # every pair, in output order
+    keep = (a + b) % 2 == 0
+    np.testing.assert_array_equal(fa, a[keep])
+    np.testing.assert_array_equal(fb, b[keep])
+    frame = ctx.step(bodies, filter=even_sum)
+    np.testing.assert_array_equal(frame.a, a[keep])
+
+    def broken(i, j):
+        raise KeyError("from the filter")
+
+    with pytest.raises(KeyError, match="from the filter"):
+        ctx.find_pairs(bodies, filter=broken)
+    with pytest.raises(ValueError, match="^filter:"):
+        ctx.find_pairs(bodies, filter=3)
+    assert ctx.find_pairs(bodies)[0].size == a.size   # the context is fine after it
+
+
 @pytest.mark.parametrize("mode", ["hit", "distance", "contact"])
 def test_step_is_find_pairs_then_query(rng, mode):
     n = 400
