@@ -5,6 +5,7 @@ dtype and memory layout the C API reads (see Bodies); everything else is
 converted once, where it is given.
 """
 
+import contextlib
 import ctypes
 import threading
 from collections import namedtuple
@@ -466,12 +467,14 @@ class Frame:
         return "<gjkbatch.Frame pairs=%d hits=%d>" % (self.a.size, self.hits)
 
 
-def _copy_out(addr, m, dtype, shape=None):
-    if not addr or m == 0:
-        return np.zeros(shape or (m,), dtype=dtype)
-    n = int(np.prod(shape)) if shape else m
-    buf = (np.ctypeslib.as_ctypes_type(np.dtype(dtype)) * n).from_address(addr)
-    return np.array(np.ctypeslib.as_array(buf), copy=True).reshape(shape or (m,))
+def _view(addr, shape, dtype):
+    """A numpy view of memory the context owns (copy it before the
+    context's next call reuses it)."""
+    count = int(np.prod(shape))
+    if not addr or count == 0:
+        return np.zeros(shape, dtype=dtype)
+    buf = (np.ctypeslib.as_ctypes_type(np.dtype(dtype)) * count).from_address(addr)
+    return np.ctypeslib.as_array(buf).reshape(shape)
 
 
 # ---- context -----------------------------------------------------------------------
@@ -534,6 +537,22 @@ class Context:
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("gjkbatch.Context is in use by another thread (use one context per thread)")
 
+    def _live(self):
+        """The context's pointer, for calls that only read it."""
+        if not self._ptr:
+            raise ValueError("context is closed")
+        return self._ptr
+
+    @contextlib.contextmanager
+    def _held(self):
+        """The pointer, held against other threads' calls (for calls that
+        change the context, outside the hot paths)."""
+        self._enter()
+        try:
+            yield self._ptr
+        finally:
+            self._lock.release()
+
     def _check(self, err):
         if err != _lib.OK:
             _raise(err, _lib.last_error(self._ptr).decode())
@@ -541,18 +560,19 @@ class Context:
     @property
     def backend(self):
         """The name of the backend the context runs ("avx2", "reference", ...)."""
-        return BACKENDS[_lib.context_backend(self._ptr)]
+        return BACKENDS[_lib.context_backend(self._live())]
 
     @property
     def threads(self):
         """Threads the wide backends use per call (gjkb_set_threads); settable."""
-        return _lib.get_threads(self._ptr)
+        return _lib.get_threads(self._live())
 
     @threads.setter
     def threads(self, n):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= 1024:
             raise ValueError("threads: expected an integer 0..1024, got %r" % (n,))
-        self._check(_lib.set_threads(self._ptr, int(n)))
+        with self._held() as ptr:
+            self._check(_lib.set_threads(ptr, int(n)))
 
     # -- hulls
     def add_hull(self, points):
@@ -577,14 +597,14 @@ class Context:
     @property
     def hull_count(self):
         """Hulls registered so far (ids 0 .. hull_count - 1)."""
-        return _lib.hull_count(self._ptr)
+        return _lib.hull_count(self._live())
 
     def hull_info(self, hull_id):
         """What registration made of hull ``hull_id`` (a HullInfo)."""
         info = _lib.HullInfo_c()
         if not 0 <= int(hull_id) < 2 ** 32:
             raise ValueError("hull_id: out of range: %r" % (hull_id,))
-        self._check(_lib.hull_info_get(self._ptr, int(hull_id), info))
+        self._check(_lib.hull_info_get(self._live(), int(hull_id), info))
         return HullInfo(info.points, info.vertices, info.faces, info.edges, bool(info.valid))
 
     # -- stats
@@ -592,14 +612,15 @@ class Context:
         """Work counters summed over the batch calls (gjkb_stats) as a dict,
         with ``utilization`` = lane_steps / (bundle_steps * width)."""
         st = _lib.Stats_c()
-        self._check(_lib.stats_get(self._ptr, st))
+        self._check(_lib.stats_get(self._live(), st))
         d = {f: getattr(st, f) for f, _ in _lib.Stats_c._fields_}
         d["utilization"] = st.lane_steps / (st.bundle_steps * st.width) if st.bundle_steps and st.width else 0.0
         return d
 
     def reset_stats(self):
         """Zeroes the work counters."""
-        _lib.stats_reset(self._ptr)
+        with self._held() as ptr:
+            _lib.stats_reset(ptr)
 
     # -- queries
     def _fill_query(self, mode, max_distance, tolerance, max_iterations):
@@ -646,22 +667,25 @@ class Context:
         a = _index(a, "a", None, n)
         m = a.shape[0]
         b = _index(b, "b", m, n)
-        q = self._fill_query(mode, max_distance, tolerance, max_iterations)
-        if warm is not None:
-            w, _ = _columns(warm, "warm", m, 3, np.float64)
-            q.warm_x, q.warm_y, q.warm_z = _col(w, 0), _col(w, 1), _col(w, 2)
-        if out is None:
-            out = Result(m, mode)
-        elif out.__class__ is not Result or out.count != m or _MODE_CODE[out.mode] < q.mode:
-            raise ValueError("out: expected a Result for %d pairs made for mode %r (or richer), got %r"
-                             % (m, mode, out))
-        p = self._pairs
-        p.count = m
-        p.a = a.ctypes.data
-        p.b = b.ctypes.data
+        w = None if warm is None else _columns(warm, "warm", m, 3, np.float64)[0]
+        # The context's gjkb_query and gjkb_pairs are shared by its calls:
+        # filled only while holding it, as another thread may be in a call.
         self._enter()
         try:
+            q = self._fill_query(mode, max_distance, tolerance, max_iterations)
+            if out is None:
+                out = Result(m, mode)
+            elif out.__class__ is not Result or out.count != m or _MODE_CODE[out.mode] < q.mode:
+                raise ValueError("out: expected a Result for %d pairs made for mode %r (or richer), got %r"
+                                 % (m, mode, out))
+            if w is not None:
+                q.warm_x, q.warm_y, q.warm_z = _col(w, 0), _col(w, 1), _col(w, 2)
+            p = self._pairs
+            p.count = m
+            p.a = a.ctypes.data
+            p.b = b.ctypes.data
             err = _lib.query_batch(self._ptr, bodies._c, p, q, out._c)
+            message = _lib.last_error(self._ptr).decode() if err else ""
         finally:
             self._lock.release()
         if err:
@@ -671,8 +695,8 @@ class Context:
                 for name, idx in (("a", a), ("b", b)):
                     if m and idx.max() >= n:
                         raise ArgumentError(err, "%s: body index %d out of range (there are %d) [%s]" % (
-                            name, idx.max(), n, _lib.last_error(self._ptr).decode()))
-            self._check(err)
+                            name, idx.max(), n, message))
+            _raise(err, message)
         return out
 
     def query_pair(self, bodies, i, j, mode="distance", max_distance=0.0, tolerance=0.0, max_iterations=0):
@@ -684,15 +708,14 @@ class Context:
         for name, k in (("i", i), ("j", j)):
             if not 0 <= int(k) < bodies.count:
                 raise ValueError("%s: body index %d out of range (there are %d)" % (name, k, bodies.count))
-        q = self._fill_query(mode, max_distance, tolerance, max_iterations)
         r = _lib.Result_c()
         sa, sb = bodies._shape_c(int(i)), bodies._shape_c(int(j))
         self._enter()
         try:
-            err = _lib.query_pair(self._ptr, sa, sb, q, r)
+            q = self._fill_query(mode, max_distance, tolerance, max_iterations)
+            self._check(_lib.query_pair(self._ptr, sa, sb, q, r))
         finally:
             self._lock.release()
-        self._check(err)
         contacts = [Contact(tuple(c.a), tuple(c.b), c.separation, c.feature)
                     for c in r.contacts[:r.contact_count]]
         return PairResult(r.status, r.distance, tuple(r.a), tuple(r.b), tuple(r.n), r.iterations, contacts)
@@ -740,10 +763,9 @@ class Context:
             raise ValueError("out: expected an Aabbs for %d bodies" % bodies.count)
         self._enter()
         try:
-            err = _lib.bounds(self._ptr, bodies._c, out._c)
+            self._check(_lib.bounds(self._ptr, bodies._c, out._c))
         finally:
             self._lock.release()
-        self._check(err)
         return out
 
     def find_pairs(self, boxes, flags=None, filter=None):
@@ -766,7 +788,7 @@ class Context:
             self._reraise(keep)
             self._check(err)
             m = pairs.count
-            return _copy_out(pairs.a, m, np.uint32), _copy_out(pairs.b, m, np.uint32)
+            return _view(pairs.a, m, np.uint32).copy(), _view(pairs.b, m, np.uint32).copy()
         finally:
             self._lock.release()
 
@@ -778,35 +800,35 @@ class Context:
         if not isinstance(bodies, Bodies):
             raise ValueError("bodies: expected a gjkbatch.Bodies, got %s" % type(bodies).__name__)
         opt, keep = self._options(flags, bodies.count, filter)
-        q = self._fill_query(mode, max_distance, tolerance, max_iterations)
         fr = _lib.Frame_c()
         self._enter()
         try:
+            q = self._fill_query(mode, max_distance, tolerance, max_iterations)
             err = _lib.step(self._ptr, bodies._c, opt, q, fr)
             self._reraise(keep)
             self._check(err)
             m = fr.pairs.count
             out = Frame()
-            out.a = _copy_out(fr.pairs.a, m, np.uint32)
-            out.b = _copy_out(fr.pairs.b, m, np.uint32)
+            out.a = _view(fr.pairs.a, m, np.uint32).copy()
+            out.b = _view(fr.pairs.b, m, np.uint32).copy()
             res = Result(m, mode)
             rc = fr.results
-            res.status[:] = _copy_out(rc.status, m, np.uint8)
-            res.distance[:] = _copy_out(rc.distance, m, np.float64)
-            res.iterations[:] = _copy_out(rc.iterations, m, np.uint32)
+            res.status[:] = _view(rc.status, m, np.uint8)
+            res.distance[:] = _view(rc.distance, m, np.float64)
+            res.iterations[:] = _view(rc.iterations, m, np.uint32)
             if mode != "hit":
                 for name in "abn":
                     for k, axis in enumerate("xyz"):
-                        getattr(res, name)[:, k] = _copy_out(getattr(rc, name + axis), m, np.float64)
+                        getattr(res, name)[:, k] = _view(getattr(rc, name + axis), m, np.float64)
             if mode == "contact":
                 mc, mf = rc.manifold, res.manifold
                 slots = (m, MAX_CONTACTS)
-                mf.count[:] = _copy_out(mc.count, m, np.uint8)
-                mf.separation[:] = _copy_out(mc.separation, m, np.float64, slots)
-                mf.feature[:] = _copy_out(mc.feature, m, np.uint32, slots)
+                mf.count[:] = _view(mc.count, m, np.uint8)
+                mf.separation[:] = _view(mc.separation, slots, np.float64)
+                mf.feature[:] = _view(mc.feature, slots, np.uint32)
                 for name in "ab":
                     for k, axis in enumerate("xyz"):
-                        getattr(mf, name)[:, :, k] = _copy_out(getattr(mc, name + axis), m, np.float64, slots)
+                        getattr(mf, name)[:, :, k] = _view(getattr(mc, name + axis), slots, np.float64)
             out.result = res
             out.hits = fr.hits
             out.seconds = dict(zip(("bounds", "sort", "sweep", "narrowphase"), fr.seconds))

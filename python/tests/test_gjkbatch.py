@@ -455,6 +455,20 @@ def test_the_gil_is_released_during_a_call(rng):
     assert (out.status == gjkbatch.SEPARATED).any()
 
 
+def test_a_closed_context_refuses_calls(rng):
+    ctx = gjkbatch.Context()
+    bodies, a, b, _ = mixed_world(rng, ctx, pairs=5)
+    with ctx:
+        assert ctx.query(bodies, a, b).count == 5
+    for call in (lambda: ctx.query(bodies, a, b), lambda: ctx.backend, lambda: ctx.threads,
+                 lambda: ctx.hull_count, lambda: ctx.stats(), lambda: ctx.add_hull([[0, 0, 0]]),
+                 lambda: ctx.find_pairs(bodies), lambda: ctx.query_pair(bodies, 0, 1)):
+        with pytest.raises(ValueError, match="context is closed"):
+            call()
+    ctx.close()   # twice is fine
+    assert "closed" in repr(ctx)
+
+
 def test_one_context_two_threads_is_refused_not_a_crash(rng):
     ctx = gjkbatch.Context()
     bodies, a, b, _ = mixed_world(rng, ctx, pairs=10)
