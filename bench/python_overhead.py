@@ -14,7 +14,7 @@ ratios of neighbouring samples (the plain medians are printed too). At 65,536 pa
 call per sample; at 64 pairs `--small-reps` calls per sample, so the per
 call overhead is the difference of the two means.
 
-    taskset -c 1 python3 bench/python_overhead.py [--samples 61] [--pairs 65536]
+    taskset -c 1 python3 bench/python_overhead.py [--samples 101] [--pairs 65536]
 
 Needs the package importable (PYTHONPATH=build/python, or installed) and
 cc. Prints a Markdown table.
@@ -120,7 +120,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=65536)
     ap.add_argument("--small", type=int, default=64, help="pairs of the small call (default 64)")
-    ap.add_argument("--samples", type=int, default=61, help="samples per side (default 61)")
+    ap.add_argument("--samples", type=int, default=101, help="samples per side (default 101)")
     ap.add_argument("--small-reps", type=int, default=2000, help="calls per sample of the small call")
     ap.add_argument("--backend", default="auto")
     args = ap.parse_args(argv)
