@@ -421,7 +421,7 @@ def test_the_gil_is_released_during_a_call(rng):
     the whole call: then the main thread could never see `inside` set. The
     main thread's sleep(0) lets go of the GIL itself, for the worker to
     take it back after its call."""
-    n = 200000
+    n = 600000   # a call of tens of milliseconds: ample time for the other thread to be scheduled
     bodies = gjkbatch.Bodies("box", rng.uniform(-50, 50, size=(n, 3)), random_quats(rng, n),
                              np.full((n, 3), 0.5, dtype=np.float32))
     a = np.arange(0, n, 2, dtype=np.uint32)
