@@ -21,7 +21,7 @@ if [ "$prefix" = /usr/local ] || [ "$prefix" = /usr ]; then
 fi
 # Outside the source tree, as a user would (the package loads the library
 # it was installed with).
-pydir=$(grep '^GJKB_PYTHON_INSTALL_DIR:' build/CMakeCache.txt | cut -d= -f2)
+pydir=$(grep '^GJKB_PYTHON_INSTALL_DIR:' build/CMakeCache.txt | cut -d= -f2 || true)
 if [ -n "$pydir" ]; then
   extra=""
   case "$prefix" in /usr|/usr/local) ;; *) extra="$prefix/$pydir" ;; esac

@@ -61,7 +61,7 @@ bash scripts/install.sh
 if [ "${GJKB_INSTALL:-1}" != 0 ]; then
   case "${GJKB_PREFIX:-/usr/local}" in
     /usr|/usr/local) pypath="" ;;
-    *) pypath="${GJKB_PREFIX}/$(grep '^GJKB_PYTHON_INSTALL_DIR:' build/CMakeCache.txt | cut -d= -f2)" ;;
+    *) pypath="${GJKB_PREFIX}/$(grep '^GJKB_PYTHON_INSTALL_DIR:' build/CMakeCache.txt | cut -d= -f2 || true)" ;;
   esac
   PYTHONPATH="$pypath" "$PYTHON" examples/arm_clearance.py --configs 20 --check
 fi
