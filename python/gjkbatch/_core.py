@@ -306,18 +306,23 @@ class Bodies(_Fixed):
 
     def check(self):
         """Raises ValueError naming the argument and the first body whose
-        geometry the library would answer INVALID for (non-finite or
-        negative values, a zero quaternion); returns self otherwise."""
+        geometry the library would answer INVALID for (non-finite values,
+        negative sizes or margins, magnitudes above 1e15, a zero
+        quaternion); returns self otherwise. (A pair can also be invalid
+        for its two positions' offset above 1e15: a pair's property.)"""
         def first(bad, name, what):
             rows = np.flatnonzero(bad)
             if rows.size:
                 raise ValueError("%s: body %d has %s" % (name, rows[0], what))
+
+        def usable(x, lo):
+            return np.isfinite(x) & (x >= lo) & (np.abs(x) <= _lib.MAX_COORD)
         first(~np.isfinite(self.pos).all(axis=1), "pos", "a NaN or infinite coordinate")
-        first(~np.isfinite(self.quat).all(axis=1), "quat", "a NaN or infinite component")
+        first(~usable(self.quat, -np.inf).all(axis=1), "quat", "a NaN, infinite or too large component")
         first((self.quat.astype(np.float32) ** 2).sum(axis=1) < 1e-30, "quat", "a zero quaternion")
-        first(~(np.isfinite(self.size) & (self.size >= 0)).all(axis=1), "size", "a negative or non-finite size")
+        first(~usable(self.size, 0).all(axis=1), "size", "a negative, non-finite or too large size")
         if self.margin is not None:
-            first(~(np.isfinite(self.margin) & (self.margin >= 0)), "margin", "a negative or non-finite margin")
+            first(~usable(self.margin, 0), "margin", "a negative, non-finite or too large margin")
         return self
 
     def _shape_c(self, i):

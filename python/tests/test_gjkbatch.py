@@ -360,6 +360,13 @@ def test_bad_geometry_is_an_invalid_pair_not_an_error(rng):
     pos[0, 1] = 0
     with pytest.raises(ValueError, match="^quat: body 2"):
         bodies.check()
+    quat[2] = [1, 0, 0, 0]
+    size[3, 2] = 2e15
+    with pytest.raises(ValueError, match="^size: body 3"):
+        bodies.check()
+    assert gjkbatch.Context().query(bodies, [3], [0]).status[0] == gjkbatch.INVALID
+    size[3, 2] = 1
+    assert bodies.check() is bodies
 
 
 def test_unavailable_backend_is_an_error():
