@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deps.sh [build|bench|cross|fuzz]... - installs the Debian packages gjkbatch needs
+# deps.sh [build|python|bench|cross|fuzz]... - installs the Debian packages gjkbatch needs
 # for the given jobs, only those missing. Run as root on Debian 12 (or with
 # sudo available); on any other machine install the listed packages yourself.
 set -euo pipefail
@@ -9,12 +9,14 @@ cross=0
 for job in "$@"; do
   case "$job" in
     build) ;;
+    # The Python package is ctypes over the shared library: no compiler, no pip.
+    python) pkgs+=(python3 python3-numpy python3-pytest) ;;
     bench) pkgs+=(g++ libbenchmark-dev libccd-dev libbullet-dev libode-dev gnuplot-nox python3 util-linux) ;;
     cross) pkgs+=(gcc-aarch64-linux-gnu qemu-user libc6-dev-arm64-cross libcmocka-dev:arm64); cross=1 ;;
     # libFuzzer and the sanitizer runtimes for clang 14 are in libclang-rt-14-dev
     # (only recommended by clang); llvm-14 has the symbolizer for readable reports.
     fuzz) pkgs+=(clang libclang-rt-14-dev llvm-14) ;;
-    *) echo "deps.sh: unknown job '$job' (build, bench, cross, fuzz)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown job '$job' (build, python, bench, cross, fuzz)" >&2; exit 2 ;;
   esac
 done
 

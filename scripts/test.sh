@@ -13,7 +13,10 @@
 # natively, real NEON there), and each backend's hashes match across the
 # two architectures (about 35 s);
 # and between 1 and 2, an install used by a user's project (CMake package,
-# pkg-config).
+# pkg-config), and by Python: the pytest suite (python/tests, a CTest test
+# of build 1) ran on the build tree; the package is then installed into
+# /usr/local (scripts/install.sh, as run.sh does; GJKB_INSTALL=0 skips) and
+# imported from there, and the example runs on it.
 # GJKB_TEST_PAIRS sets the size of the large random batches (default 1e6 in
 # the native build; the sanitizer run uses 100,000 and the qemu run 10,000 to
 # stay fast, and the qemu run checks 20,000 oracle pairs per kind pair instead
@@ -23,14 +26,19 @@
 # SKIP_CROSS=1, SKIP_SANITIZE=1 or SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jobs=(build)
+jobs=(build python)
 [ "${SKIP_CROSS:-0}" = 1 ] || jobs+=(cross)
 [ "${SKIP_FUZZ:-0}" = 1 ] || jobs+=(fuzz)
 bash scripts/deps.sh "${jobs[@]}"
 n=$(nproc)
 
-echo "== native Release build"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON >/dev/null
+# Debian's python3, the one python3-numpy and python3-pytest are for.
+PYTHON=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
+export PYTHON
+
+echo "== native Release build (the pytest suite is its CTest test 'python')"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON -DGJKB_PYTHON=ON \
+  -DPython3_EXECUTABLE="$PYTHON" >/dev/null
 cmake --build build -j"$n" >/dev/null
 ctest --test-dir build --output-on-failure -j"$n"
 echo "== the same bits on every backend (bits_hash)"
@@ -48,6 +56,15 @@ libdir=$(dirname "$(find "$prefix" -name gjkbatch.pc)")
 cc tests/install/consumer.c $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs gjkbatch) -lm -o build-install/consumer-pc
 LD_LIBRARY_PATH="$prefix/lib" ./build-install/consumer-pc
 rm -rf "$prefix"
+echo "== install into ${GJKB_PREFIX:-/usr/local}; import gjkbatch from there, run the example on it"
+bash scripts/install.sh
+if [ "${GJKB_INSTALL:-1}" != 0 ]; then
+  case "${GJKB_PREFIX:-/usr/local}" in
+    /usr|/usr/local) pypath="" ;;
+    *) pypath="${GJKB_PREFIX}/$(grep '^GJKB_PYTHON_INSTALL_DIR:' build/CMakeCache.txt | cut -d= -f2 || true)" ;;
+  esac
+  PYTHONPATH="$pypath" "$PYTHON" examples/arm_clearance.py --configs 20 --check
+fi
 
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ASan + UBSan build"
