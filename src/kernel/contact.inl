@@ -136,6 +136,7 @@ typedef struct ct_points {
     _Alignas(64) float pt[GJKB_MAX_CONTACTS][GJKB_K_POINT_FIELDS][LS_QCAP];
     _Alignas(64) float dist[LS_QCAP], n[3][LS_QCAP];
     _Alignas(64) int32_t ok[LS_QCAP];
+    _Alignas(64) int32_t wit[LS_QCAP];   /* the deepest point is the witnesses */
 } ct_points;
 
 /* Key of the face of a box (no margin) most aligned with u, its frame's
@@ -229,6 +230,21 @@ static GJKB_INLINE void ct_take_points(mb_out *mf, const mb_out *from, mw m)
     }
 }
 
+/* GJK's float axis settles the distance to second order in its angle, so
+ * near a feature's edge the angle can stay up to a few 1e-5 rad off and
+ * the gap along it first-order short of the distance. The lanes m whose
+ * support planes along n are not the distance apart (to CT_AXIS_GAP,
+ * scaled): the reference answers them. */
+#define CT_AXIS_GAP 6e-6f
+static GJKB_INLINE mw ct_axis_off(const gjkb__world *w, const pack_w *k, v3w n, fw dist, mw m)
+{
+    if (!mw_any(m))
+        return mw_false();
+    v3w pa, pb;
+    fw gap = fw_neg(v3_dot(n, sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, n, w, m, &pa, &pb)));
+    return mw_and(m, mw_not(fw_le(fw_abs(fw_sub(gap, fw_add(dist, k->m))), fw_splat(CT_AXIS_GAP))));
+}
+
 /* Manifolds along GJK's axis for the queued lanes `in` that need them:
  * two boxes by face clipping, one point from the witnesses where a sphere
  * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
@@ -261,10 +277,12 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
         /* GJK's axis is a direction only where the cores are clearly apart:
          * nearly touching boxes take the separating axis instead. */
         mw axis = fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN));
-        axis = mw_or(axis, mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero())));
+        mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
+        fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
+        axis = mw_or(axis, by_epa);
         mb_out mf;
         ct_no_points(&mf);
-        mw none = mw_true(), boxes = mw_and(ct_boxes(&rw, o, &k), fine), one = mw_false();
+        mw none = mw_true(), boxes = mw_and(ct_boxes(&rw, o, &k), fine), one = mw_false(), wit = mw_false();
         if (mw_any(mw_andnot(boxes, axis))) {
             fw sep;
             mw refine;
@@ -285,13 +303,23 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
             ct_take_points(&mf, &ms, one);
             /* every other kind pair: the generic manifold (manifold.inl) */
             mw rest = mw_andnot(trusted, mw_or(ok, one)), gen;
+            /* on a cylinder's or cone's curved core, GJK's float axis is off
+             * by up to about 1e-4 rad, to first order in the gap along it
+             * where an edge or a rim touches; EPA's meets its depth */
+            mw curved = mw_or(fw_gt(k.sa.c.rd, fw_zero()), fw_gt(k.sb.c.rd, fw_zero()));
+            rest = mw_andnot(rest, mw_andnot(curved, by_epa));
             if (mw_any(rest)) {
                 mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, &ms, &gen);
                 ct_take_points(&mf, &ms, gen);
                 one = mw_or(one, gen);
+                /* the deepest point lies on both features; EPA's
+                 * witnesses only within its float weights (on a curved
+                 * core, an inscribed polytope's) */
+                wit = gen;
             }
         }
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
+        iw_store(p->wit + o, iw_sel(wit, iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */
         v3w sat_w = m3_mul(k.ra, n);
         sat_w = v3_scale(sat_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(sat_w, sat_w))));
@@ -346,6 +374,11 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
         }
         l->mcount[j] = p.count[i];
         l->dist[j] = p.dist[i];
+        if (p.wit[i]) {
+            float *const to[6] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz };
+            for (int f = 0; f < 6; f++)
+                to[f][j] = p.pt[0][f][i];
+        }
         l->nx[j] = p.n[0][i];
         l->ny[j] = p.n[1][i];
         l->nz[j] = p.n[2][i];

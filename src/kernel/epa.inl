@@ -223,8 +223,9 @@ static GJKB_INLINE float ep_min3(const float l[3])
 /* A converged lane's answer on the cores: the nearest face's offset (the
  * depth), normal, and A's point from the barycentric weights of the
  * origin's projection x = d n. x lies in the polytope, so in a face as near
- * as the nearest: where faces tie (two triangles of one facet of A - B),
- * the one holding x best (the largest least weight) gives the weights.
+ * as the nearest: where faces tie (two triangles of one facet of A - B:
+ * x on both planes), the one holding x best (the largest least weight)
+ * gives the weights.
  * 0 where no face has weights. */
 static GJKB_INLINE int ep_answer(const ep_poly *q, float n[3], float *depth, float a[3])
 {
@@ -235,7 +236,9 @@ static GJKB_INLINE int ep_answer(const ep_poly *q, float n[3], float *depth, flo
     for (int i = 0; i < q->nf; i++) {
         const ep_face *g = &q->f[i];
         float li[3];
-        if (g->d - f->d > EP_GAP || !ep_weights(q, g, x, li) || !(ep_min3(li) > best))
+        /* x on g's plane: a face opposite the nearest at the same
+         * offset (a point at a box's centre) does not hold x */
+        if (fabsf(ep_dot(g->n, x) - g->d) > EP_GAP || !ep_weights(q, g, x, li) || !(ep_min3(li) > best))
             continue;
         best = ep_min3(li);
         at = i;

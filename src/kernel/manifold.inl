@@ -41,6 +41,14 @@
 #define MG_AREA_EPS 1e-6f
 #define MG_SEP_EPS 4e-6f
 #define MG_SEP_TILT 1e-5f
+/* A lane with a cylinder or a cone: EPA's float axis on their curved
+ * sides is only good to about 1e-3 rad (a polytope inscribed within its
+ * 1e-6 gap), so every decision on that lane keeps this much (a sine)
+ * from its threshold, and separations this much per unit of reach. */
+#define MG_CURVED_AXIS 2e-3f
+/* ... and its deepest point is snapped to the distance only this close:
+ * the points then stay on the surfaces to within it */
+#define MG_CURVED_SNAP 2e-6f
 /* Clipping: a segment within MG_ALONG of a polygon edge's line (both
  * ends, scaled units), or clipped points spanning less than MG_SHORT, are
  * not decided here (features touching at a corner, rounded). */
@@ -97,16 +105,17 @@ static GJKB_INLINE void mg_cross(const float a[3], const float b[3], float o[3])
 }
 
 /* 1: s is clearly within lim (taken), -1: clearly beyond, 0: too close. */
-static GJKB_INLINE int mg_within(float s, float lim)
+static GJKB_INLINE int mg_within(float s, float lim, float slack)
 {
-    return s <= lim - MG_SLACK ? 1 : s > lim + MG_SLACK ? -1 : 0;
+    return s <= lim - slack ? 1 : s > lim + slack ? -1 : 0;
 }
 
 /* One side of a lane: kind, core (scaled), margin; a hull's points
  * (unscaled, times inv) and faces. */
 typedef struct mg_side {
     int kind;
-    float h[3], margin, inv;
+    float h[3], rd, margin, inv;   /* rd: a cylinder's or cone's radius */
+    float slack;                   /* the lane's axis error (a sine) */
     const float *px, *py, *pz;
     int32_t npts, nface;
     const gjkb__face *face;
@@ -119,6 +128,8 @@ typedef struct mg_side {
  * polygon's plane m . p = c (A's frame, unit m). */
 typedef struct mg_feat {
     int n, kind;
+    float slack;
+    float blur;     /* how far the axis error may move a point in the plane */
     float p[MG_FEAT_MAX][3];
     float x[MG_FEAT_MAX], y[MG_FEAT_MAX];
     uint16_t id[MG_FEAT_MAX];
@@ -181,10 +192,10 @@ static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin,
         if (a[k] > a[best])
             best = k;
     }
-    int taken = mg_within(lat[best], max_sin);
+    int taken = mg_within(lat[best], max_sin, s->slack);
     if (taken > 0) {
         for (unsigned k = 0; k < 3; k++)
-            if (k != best && a[k] >= a[best] - MG_SLACK)
+            if (k != best && a[k] >= a[best] - s->slack)
                 return 0;
         mg_box_face(s, best, base, f);
         return 1;
@@ -192,7 +203,7 @@ static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin,
     if (taken == 0)
         return 0;
     for (unsigned k = 0; k < 3; k++) {
-        int face = mg_within(lat[k], MG_FACE_SIN);
+        int face = mg_within(lat[k], MG_FACE_SIN, s->slack);
         if (face == 0)
             return 0;
         if (face > 0) {
@@ -201,7 +212,7 @@ static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin,
         }
     }
     for (unsigned k = 0; k < 3; k++) {
-        int edge = mg_within(a[k], MG_FACE_SIN);
+        int edge = mg_within(a[k], MG_FACE_SIN, s->slack);
         if (edge == 0)
             return 0;
         if (edge < 0)
@@ -229,7 +240,7 @@ static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin,
 static GJKB_INLINE int mg_capsule(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
 {
     float len = mg_len(u), tilt = fabsf(u[2]) / len;
-    int taken = mg_within(tilt, max_sin), strict = mg_within(tilt, MG_FACE_SIN);
+    int taken = mg_within(tilt, max_sin, s->slack), strict = mg_within(tilt, MG_FACE_SIN, s->slack);
     if (s->h[2] > 0.0f && (taken > 0 || strict > 0)) {
         f->n = 2;
         mg_put(f, 0, 0.0f, 0.0f, -s->h[2], 0);
@@ -239,7 +250,7 @@ static GJKB_INLINE int mg_capsule(const mg_side *s, const float u[3], float max_
     }
     /* the end: known when the segment is clearly not taken (or is a
      * point) and u's side of it is clear */
-    if ((s->h[2] > 0.0f && (taken == 0 || strict == 0)) || tilt < MG_SLACK)
+    if ((s->h[2] > 0.0f && (taken == 0 || strict == 0)) || tilt < s->slack)
         return 0;
     unsigned top = u[2] >= 0.0f;
     f->n = 1;
@@ -320,10 +331,10 @@ static GJKB_INLINE int mg_hull_face(const mg_side *s, const float u[3], float ma
     const gjkb__face *g = &s->face[best];
     float m[3] = { g->nx, g->ny, g->nz }, c[3];
     mg_cross(m, u, c);
-    int taken = b1 > 0.0f ? mg_within(mg_len(c) / len, max_sin) : -1;
+    int taken = b1 > 0.0f ? mg_within(mg_len(c) / len, max_sin, s->slack) : -1;
     if (taken <= 0)
         return taken;
-    if (!g->exact || g->count > MG_FEAT_MAX || b1 - b2 <= MG_SLACK || !mg_climbs_to(s, u, best))
+    if (!g->exact || g->count > MG_FEAT_MAX || b1 - b2 <= s->slack || !mg_climbs_to(s, u, best))
         return 0;
     f->n = g->count;
     for (int32_t i = 0; i < g->count; i++) {
@@ -363,7 +374,7 @@ static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin
             d[k] = p[k] - top[k];
         float below = -mg_dot(d, un);
         float lat[3] = { d[0] + below * un[0], d[1] + below * un[1], d[2] + below * un[2] };
-        if (i != best && !(below > (MG_FACE_SIN + MG_SLACK) * mg_len(lat) + MG_SEP_EPS))
+        if (i != best && !(below > (MG_FACE_SIN + s->slack) * mg_len(lat) + MG_SEP_EPS))
             return 0;
     }
     f->n = 1;
@@ -372,11 +383,137 @@ static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin
     return 1;
 }
 
+/* The rim polygon of a disk of radius r at height z (the header's
+ * GJKB_CONTACT_RIM points at angles 2 pi k / RIM), ids from first. */
+_Static_assert(GJKB_CONTACT_RIM == 8, "mg_rim's table holds 8 rim points");
+static GJKB_INLINE void mg_rim(float r, float z, unsigned first, uint16_t key, mg_feat *f)
+{
+    static const float c[8] = { 1.0f, 0.70710678f, 0.0f, -0.70710678f, -1.0f, -0.70710678f, 0.0f, 0.70710678f };
+    f->n = GJKB_CONTACT_RIM;
+    for (int k = 0; k < GJKB_CONTACT_RIM; k++)
+        mg_put(f, k, r * c[k], r * c[(k + 6) % 8], z, first + (unsigned)k);
+    f->key = key;
+}
+
+static GJKB_INLINE void mg_point(mg_feat *f, float x, float y, float z, unsigned id)
+{
+    f->n = 1;
+    mg_put(f, 0, x, y, z, id);
+    f->key = mg_key(MG_VERTEX, id);
+}
+
+static GJKB_INLINE void mg_line(mg_feat *f, const float p[3], unsigned i, const float q[3], unsigned j, unsigned edge)
+{
+    f->n = 2;
+    mg_put(f, 0, p[0], p[1], p[2], i);
+    mg_put(f, 1, q[0], q[1], q[2], j);
+    f->key = mg_key(MG_EDGE, edge);
+}
+
+/* Cylinder (radius rd, half height h[2]; the reference's ids: cap k's rim
+ * points k * M + i, 2M and 2M + 1 the side line's ends): the cap where it
+ * is more aligned than the side and taken, or strictly facing u; the side
+ * line where taken or strictly facing u; else the rim point along u.
+ * Every choice made here is clear of the rule's thresholds. */
+static GJKB_INLINE int mg_cylinder(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
+{
+    enum { M = GJKB_CONTACT_RIM };
+    float len = mg_len(u), ux = u[0] / len, uy = u[1] / len, uz = u[2] / len;
+    float lat = sqrtf(ux * ux + uy * uy), r = s->rd, h = s->h[2], az = fabsf(uz);
+    if (!(r >= MG_HULL_MIN || r == 0.0f) || fabsf(az - lat) <= s->slack)
+        return 0;
+    unsigned top = uz >= 0.0f;
+    float z = top ? h : -h;
+    if (az > lat) {
+        int taken = r > 0.0f ? mg_within(lat, max_sin, s->slack) : -1, strict = mg_within(lat, MG_FACE_SIN, s->slack);
+        if (taken == 0 || (taken < 0 && strict == 0))
+            return 0;
+        if (taken > 0 || strict > 0) {
+            if (r > 0.0f)
+                mg_rim(r, z, top * M, mg_key(MG_FACE, top), f);
+            else
+                mg_point(f, 0.0f, 0.0f, z, 2 * M + top);
+            return 1;
+        }
+    }
+    const float rim[3] = { r * (ux / lat), r * (uy / lat), z };
+    int side = az < lat && h > 0.0f ? mg_within(az, max_sin, s->slack) : -1;
+    int strict = h > 0.0f ? mg_within(az, MG_FACE_SIN, s->slack) : -1;
+    if (side == 0 || (side < 0 && strict == 0))
+        return 0;
+    if (side > 0 || strict > 0) {
+        const float lo[3] = { rim[0], rim[1], -h }, hi[3] = { rim[0], rim[1], h };
+        mg_line(f, lo, 2 * M, hi, 2 * M + 1, 2 * M);
+        return 1;
+    }
+    mg_point(f, rim[0], rim[1], rim[2], 2 * M + top);
+    return 1;
+}
+
+/* Cone (base radius rd at -h[2], apex at +h[2]; the reference's ids: base
+ * rim points 0..M-1, apex M, the rim point along u M + 1): the base where
+ * it is more aligned than the slant on u's side and taken, or strictly
+ * facing u; that slant line (apex to the rim point) where taken or
+ * strictly facing u; else the apex or the rim point, the farther along u. */
+static GJKB_INLINE int mg_cone(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
+{
+    enum { M = GJKB_CONTACT_RIM };
+    float len = mg_len(u), un[3] = { u[0] / len, u[1] / len, u[2] / len };
+    float lat = sqrtf(un[0] * un[0] + un[1] * un[1]), r = s->rd, h = s->h[2];
+    if (!(r >= MG_HULL_MIN || r == 0.0f) || !(h >= MG_HULL_MIN || h == 0.0f))
+        return 0;
+    if (lat <= s->slack) {
+        /* straight down: the base; up: the apex or a flat cone's slant,
+         * whose side of u is not resolved */
+        if (!(un[2] < 0.0f && r > 0.0f))
+            return 0;
+        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), f);
+        return 1;
+    }
+    const float apex[3] = { 0.0f, 0.0f, h }, rim[3] = { r * (un[0] / lat), r * (un[1] / lat), -h };
+    int has_slant = r > 0.0f && h > 0.0f;
+    float slant_cos = -INFINITY, slant_sin = 1.0f;
+    if (has_slant) {
+        float sl = sqrtf(4.0f * h * h + r * r), side[3] = { 2.0f * h * (un[0] / lat) / sl, 2.0f * h * (un[1] / lat) / sl, r / sl }, c[3];
+        slant_cos = mg_dot(un, side);
+        mg_cross(un, side, c);
+        slant_sin = mg_len(c);
+    }
+    if (fabsf(-un[2] - slant_cos) <= s->slack)
+        return 0;
+    int base_first = -un[2] > slant_cos;
+    int base = base_first && -un[2] > 0.0f ? mg_within(lat, max_sin, s->slack) : -1;
+    int strict = un[2] < 0.0f ? mg_within(lat, MG_FACE_SIN, s->slack) : -1;
+    if (r > 0.0f && (base == 0 || (base < 0 && strict == 0)))
+        return 0;
+    if (r > 0.0f && (base > 0 || strict > 0)) {
+        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), f);
+        return 1;
+    }
+    int slant = has_slant && !base_first && slant_cos > 0.0f ? mg_within(slant_sin, max_sin, s->slack) : -1;
+    int strict_slant = has_slant && slant_cos > 0.0f ? mg_within(slant_sin, MG_FACE_SIN, s->slack) : -1;
+    if (slant == 0 || (slant < 0 && strict_slant == 0))
+        return 0;
+    if (slant > 0 || strict_slant > 0) {
+        mg_line(f, apex, M, rim, M + 1, M);
+        return 1;
+    }
+    float da = mg_dot(apex, un), dr = mg_dot(rim, un);
+    if (fabsf(da - dr) <= s->slack * (r + h))
+        return 0;
+    if (da > dr)
+        mg_point(f, apex[0], apex[1], apex[2], M);
+    else
+        mg_point(f, rim[0], rim[1], rim[2], M + 1);
+    return 1;
+}
+
 /* A side's feature along u (its own frame); 0: not decided here. */
 static GJKB_INLINE int mg_feature(const mg_side *s, const float u[3], float band, mg_feat *f)
 {
     float max_sin = mg_max_sin(s->margin, band);
     f->kind = s->kind;
+    f->slack = s->slack;
     switch (s->kind) {
     case GJKB_SPHERE:
         f->n = 1;
@@ -387,10 +524,14 @@ static GJKB_INLINE int mg_feature(const mg_side *s, const float u[3], float band
         return mg_capsule(s, u, max_sin, f);
     case GJKB_BOX:
         return mg_box(s, u, max_sin, f);
+    case GJKB_CYLINDER:
+        return mg_cylinder(s, u, max_sin, f);
+    case GJKB_CONE:
+        return mg_cone(s, u, max_sin, f);
     case GJKB_HULL:
         return mg_hull(s, u, max_sin, f);
     default:
-        return 0;   /* cylinder, cone: the reference's */
+        return 0;
     }
 }
 
@@ -480,6 +621,11 @@ static GJKB_INLINE uint16_t mg_edge_key(const mg_feat *f, int i)
     unsigned a = f->id[i], b = f->id[(i + 1) % f->n];
     if (f->kind == GJKB_BOX)
         return mg_key(MG_EDGE, mg_box_edge(a, b));
+    if (f->kind == GJKB_CYLINDER || f->kind == GJKB_CONE) {
+        /* a rim: the edge from point k to k + 1 is k's, the closing one M - 1's */
+        unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+        return mg_key(MG_EDGE, hi - lo == 1 ? lo : hi);
+    }
     return mg_key(MG_EDGE, mg_mix(a < b ? a : b, a < b ? b : a, 0));
 }
 
@@ -495,7 +641,14 @@ static GJKB_INLINE int mg_clip_segments(const mg_feat *a, const mg_feat *b)
     float dx = a->x[1] - a->x[0], dy = a->y[1] - a->y[0], ex = b->x[1] - b->x[0], ey = b->y[1] - b->y[0];
     float la = sqrtf(dx * dx + dy * dy), lb = sqrtf(ex * ex + ey * ey);
     float s = fabsf(mg_cross2(dx, dy, ex, ey)) / (la * lb);
-    return s > MG_FACE_SIN + MG_SLACK ? 0 : -1;
+    return s > MG_FACE_SIN + a->slack ? 0 : -1;
+}
+
+/* Clipped points closer than this are a corner over an edge, decided by
+ * rounding or by the axis error. */
+static GJKB_INLINE float mg_short(const mg_feat *f)
+{
+    return MG_SHORT > 4.0f * f->blur ? MG_SHORT : 4.0f * f->blur;
 }
 
 /* A segment s against a polygon p (Cyrus-Beck): the stretch of s inside
@@ -513,7 +666,8 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
             return 0;
         /* along the edge's line: in or out is float's rounding */
         float el = sqrtf(ex * ex + ey * ey);
-        if (fabsf(f0) <= MG_ALONG * el && fabsf(f1) <= MG_ALONG * el)
+        float along = (MG_ALONG > p->blur ? MG_ALONG : p->blur) * el;
+        if (fabsf(f0) <= along && fabsf(f1) <= along)
             return -1;
         if (f0 < 0.0f && f0 / (f0 - f1) > tmin)
             tmin = f0 / (f0 - f1), emin = j;
@@ -530,7 +684,7 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
      * vertex) either misses it or runs in: a short stretch is rounding,
      * and so is a stretch of zero (double may find two points there). */
     float len = sqrtf(sx * sx + sy * sy), stretch = (tmax - tmin) * len;
-    if (len > 0.0f && stretch < MG_SHORT)
+    if (len > 0.0f && stretch < mg_short(p))
         return -1;
     for (int i = 0; i < 2; i++) {
         if (i == 1 && stretch <= 1e-12f)
@@ -654,6 +808,7 @@ typedef struct mg_pts {
     mg_cand c[MG_CANDS];
     float a[MG_CANDS][3], sep[MG_CANDS];
     float extent;
+    float tilt;     /* the lane's axis error, per unit of reach */
 } mg_pts;
 
 /* Twice the area of the convex hull of up to four candidates (the
@@ -746,7 +901,7 @@ static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_pl
             float dx = p->c[i].x - p->c[j].x, dy = p->c[i].y - p->c[j].y, d = sqrtf(dx * dx + dy * dy);
             extent = d > extent ? d : extent;
         }
-    float limit = dist + MG_FACE_SIN * extent + 1e-9f, eps = MG_SEP_EPS + MG_SEP_TILT * extent;
+    float limit = dist + MG_FACE_SIN * extent + 1e-9f, eps = MG_SEP_EPS + p->tilt * extent;
     limit = keep > limit ? keep : limit;
     int kept = 0;
     for (int i = 0; i < p->n; i++) {
@@ -773,9 +928,96 @@ static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_pl
     for (int i = 0; i < kept; i++)
         for (int j = i + 1; j < kept; j++) {
             float dx = p->c[i].x - p->c[j].x, dy = p->c[i].y - p->c[j].y, d = sqrtf(dx * dx + dy * dy);
-            if (d > MG_TWIN_LO && d < MG_SHORT)
+            if (d > MG_TWIN_LO && d < mg_short(fa))
                 return 0;
         }
+    return 1;
+}
+
+/* Where the features meet at one point, (x, y) in the plane: a point
+ * feature's own point, or where two segments cross. 1; 0 where the
+ * crossing is not clearly inside both segments; -1 for neither case. */
+static GJKB_INLINE int mg_meet(const mg_feat *fa, const mg_feat *fb, float *x, float *y)
+{
+    if (fa->n == 1 || fb->n == 1) {
+        const mg_feat *f = fa->n == 1 ? fa : fb;
+        *x = f->x[0];
+        *y = f->y[0];
+        return 1;
+    }
+    if (fa->n != 2 || fb->n != 2)
+        return -1;
+    float dx = fa->x[1] - fa->x[0], dy = fa->y[1] - fa->y[0], ex = fb->x[1] - fb->x[0], ey = fb->y[1] - fb->y[0];
+    float gx = fb->x[0] - fa->x[0], gy = fb->y[0] - fa->y[0], den = mg_cross2(dx, dy, ex, ey);
+    float s = mg_cross2(gx, gy, ex, ey) / den, t = mg_cross2(gx, gy, dx, dy) / den;
+    if (!(s > MG_SLACK && s < 1.0f - MG_SLACK && t > MG_SLACK && t < 1.0f - MG_SLACK))
+        return 0;
+    *x = fa->x[0] + dx * s;
+    *y = fa->y[0] + dy * s;
+    return 1;
+}
+
+/* Whether (x, y) lies over feature f at least `by` inside its edges or
+ * ends (a point feature: always). */
+static GJKB_INLINE int mg_over(const mg_feat *f, float x, float y, float by)
+{
+    if (f->n == 1)
+        return 1;
+    if (f->n == 2) {
+        float dx = f->x[1] - f->x[0], dy = f->y[1] - f->y[0], len = sqrtf(dx * dx + dy * dy);
+        float t = (x - f->x[0]) * dx + (y - f->y[0]) * dy;
+        return t >= by * len && t <= len * len - by * len;
+    }
+    for (int j = 0; j < f->n; j++) {
+        int k = (j + 1) % f->n;
+        float ex = f->x[k] - f->x[j], ey = f->y[k] - f->y[j];
+        if (!(mg_cross2(ex, ey, x - f->x[j], y - f->y[j]) >= by * sqrtf(ex * ex + ey * ey)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The single point of a lane whose clipping left none: where the features
+ * meet, lifted onto both (exactly on the surfaces, where the loops'
+ * witnesses are only as good as their float convergence), kept when its
+ * separation is the distance; else (a clip that kept nothing) the
+ * witnesses. 0: the reference's. */
+static GJKB_INLINE int mg_one(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl, float ma, float mb, float dist,
+                              const float wa[3], mg_pts *p)
+{
+    float x, y, la[3], lb[3], d[3];
+    int meet = mg_meet(fa, fb, &x, &y);
+    if (meet == 0)
+        return 0;
+    p->n = 1;
+    p->sep[0] = dist;
+    if (meet < 0) {
+        /* EPA's witnesses on a curved side are points of an inscribed
+         * polytope, inside the surface by up to its gap's sagitta */
+        if (fa->slack > MG_SLACK)
+            return 0;
+        p->c[0] = mg_cand_of(mg_dot(wa, pl->u), mg_dot(wa, pl->v), fa->key, fb->key);
+        for (int k = 0; k < 3; k++)
+            p->a[0][k] = wa[k];
+        return 1;
+    }
+    /* the axis error may move the point off a feature it lifts onto */
+    if (fa->blur > 0.0f && !(mg_over(fa, x, y, fa->blur) && mg_over(fb, x, y, fb->blur)))
+        return 0;
+    mg_lift(fa, pl, x, y, la);
+    mg_lift(fb, pl, x, y, lb);
+    for (int k = 0; k < 3; k++)
+        d[k] = lb[k] - la[k];
+    /* scaled units: the shapes span at most about 2; on a curved lane the
+     * points must also face each other along n (a point over a segment
+     * meets it only where the axis is right) */
+    float along = mg_dot(d, pl->n), lat[3] = { d[0] - along * pl->n[0], d[1] - along * pl->n[1], d[2] - along * pl->n[2] };
+    float tol = p->tilt > MG_SEP_TILT ? MG_CURVED_SNAP : MG_SEP_EPS + 2.0f * MG_SEP_TILT;
+    if (!(fabsf(along - ma - mb - dist) <= tol) || (p->tilt > MG_SEP_TILT && !(mg_len(lat) <= tol)))
+        return 0;
+    p->c[0] = mg_cand_of(x, y, fa->key, fb->key);
+    for (int k = 0; k < 3; k++)
+        p->a[0][k] = la[k] + pl->n[k] * ma;
     return 1;
 }
 
@@ -820,24 +1062,23 @@ __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *s
     mg_place(&fa, NULL, NULL, &pl, ma_);
     mg_place(&fb, r, t, &pl, mb_);
     mg_pts p;
+    p.tilt = sa->slack > MG_SLACK ? MG_CURVED_AXIS : MG_SEP_TILT;
+    /* the axis error moves the features' shadows apart by up to itself
+     * times the depth */
+    fa.blur = fb.blur = sa->slack > MG_SLACK ? MG_CURVED_AXIS * (fabsf(dist) + MG_SHORT) : 0.0f;
     p.n = mg_clip(&fa, &fb, p.c);
     if (p.n < 0 || !mg_keep(&fa, &fb, &pl, sa->margin, sb->margin, dist, keep, &p))
         return 0;
-    if (p.n == 0) {
-        /* a point feature, or nothing left: the witnesses */
-        p.n = 1;
-        p.c[0] = mg_cand_of(mg_dot(wa, pl.u), mg_dot(wa, pl.v), fa.key, fb.key);
-        p.sep[0] = dist;
-        for (int k = 0; k < 3; k++)
-            p.a[0][k] = wa[k];
-    }
+    if (p.n == 0 && !mg_one(&fa, &fb, &pl, sa->margin, sb->margin, dist, wa, &p))
+        return 0;
     int deep = 0;
     for (int i = 1; i < p.n; i++)
         if (p.sep[i] < p.sep[deep])
             deep = i;
     /* the deepest is at the distance: snapped; a clipped point that misses
      * the deepest spot (the reference then takes the witnesses) is its */
-    if (!(fabsf(p.sep[deep] - dist) <= MG_SEP_EPS + MG_SEP_TILT * p.extent))
+    float snap = p.tilt > MG_SEP_TILT ? MG_CURVED_SNAP : MG_SEP_EPS + MG_SEP_TILT * p.extent;
+    if (!(fabsf(p.sep[deep] - dist) <= snap))
         return 0;
     p.sep[deep] = dist;
     int pick[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
@@ -856,12 +1097,13 @@ __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *s
 }
 
 /* A side's per-lane inputs from the bundle's stored values. */
-static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body, const float h[3], float margin,
+static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body, const float h[4], float margin,
                                    float inv, int32_t hf, int32_t last, mg_side *s)
 {
     s->kind = kind;
     for (int k = 0; k < 3; k++)
         s->h[k] = h[k];
+    s->rd = h[3];
     s->margin = margin;
     s->inv = inv;
     s->npts = s->nface = 0;
@@ -884,18 +1126,24 @@ static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body,
     s->radius = w->hull_radius[id] * inv;
 }
 
+static GJKB_INLINE int mg_curved(int kind)
+{
+    return kind == GJKB_CYLINDER || kind == GJKB_CONE;
+}
+
 /* The bundle's lanes `want` (valid, finite, trusted axis n): their
  * manifolds into *out where *ok comes back set. dist, a (A's witness) and
  * keep as ct_points_of has them, A's scaled frame. */
 static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w *k, v3w n, fw dist, v3w a, fw keep,
                                     mw want, mb_out *out, mw *ok)
 {
-    enum { F_N = 0, F_A = 3, F_HA = 6, F_HB = 9, F_R = 12, F_T = 21, F_DIST = 24, F_KEEP, F_TOL, F_MA, F_MB, F_INV,
+    enum { F_N = 0, F_A = 3, F_HA = 6, F_HB = 10, F_R = 14, F_T = 23, F_DIST = 26, F_KEEP, F_TOL, F_MA, F_MB, F_INV,
            F_COUNT };
     _Alignas(64) float v[F_COUNT][GJKB_W];
     _Alignas(64) int32_t iv[4][GJKB_W];
     const fw fields[F_COUNT] = {
-        n.x, n.y, n.z, a.x, a.y, a.z, k->sa.c.h.x, k->sa.c.h.y, k->sa.c.h.z, k->sb.c.h.x, k->sb.c.h.y, k->sb.c.h.z,
+        n.x, n.y, n.z, a.x, a.y, a.z, k->sa.c.h.x, k->sa.c.h.y, k->sa.c.h.z, k->sa.c.rd, k->sb.c.h.x, k->sb.c.h.y, k->sb.c.h.z,
+        k->sb.c.rd,
         k->pose.r[0], k->pose.r[1], k->pose.r[2], k->pose.r[3], k->pose.r[4], k->pose.r[5], k->pose.r[6],
         k->pose.r[7], k->pose.r[8], k->pose.t.x, k->pose.t.y, k->pose.t.z, dist, keep, k->tol, k->ma, k->mb,
         k->inv_scale };
@@ -915,10 +1163,11 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
     for (unsigned bits = mw_bits(want); bits; bits &= bits - 1u) {
         const int i = __builtin_ctz(bits);
         mg_side sa, sb;
-        const float ha[3] = { v[F_HA][i], v[F_HA + 1][i], v[F_HA + 2][i] };
-        const float hb[3] = { v[F_HB][i], v[F_HB + 1][i], v[F_HB + 2][i] };
+        const float ha[4] = { v[F_HA][i], v[F_HA + 1][i], v[F_HA + 2][i], v[F_HA + 3][i] };
+        const float hb[4] = { v[F_HB][i], v[F_HB + 1][i], v[F_HB + 2][i], v[F_HB + 3][i] };
         mg_side_of(w, w->lane_ka[o + i], w->lane_a[o + i], ha, v[F_MA][i], v[F_INV][i], iv[0][i], iv[1][i], &sa);
         mg_side_of(w, w->lane_kb[o + i], w->lane_b[o + i], hb, v[F_MB][i], v[F_INV][i], iv[2][i], iv[3][i], &sb);
+        sa.slack = sb.slack = mg_curved(sa.kind) || mg_curved(sb.kind) ? MG_CURVED_AXIS : MG_SLACK;
         float r[9], t[3], nn[3], wa[3];
         for (int c = 0; c < 9; c++)
             r[c] = v[F_R + c][i];
