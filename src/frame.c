@@ -229,7 +229,7 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     *out = (gjkb_frame){ .pairs = pairs, .results = r, .hits = hits,
                          .seconds = { t1 - t0, phases[0], phases[1], t4 - t3 },
                          .warm = warm, .last_feature = keys ? fr->cache.last_feature : NULL,
-                         .cache_seconds = (t3 - t2) + (t5 - t4),
+                         .cache_seconds = fr->cache_on ? (t3 - t2) + (t5 - t4) : 0.0,
                          .warm_x = axes ? w[0] : NULL, .warm_y = axes ? w[1] : NULL, .warm_z = axes ? w[2] : NULL };
     ctx->message[0] = '\0';
     return GJKB_OK;

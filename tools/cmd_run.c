@@ -5,6 +5,9 @@
 #define _POSIX_C_SOURCE 200809L /* isatty */
 
 #include "backend_context.h"
+#ifdef GJKB_HAVE_BULLET
+#include "compare_bullet.h"
+#endif
 #include "commands.h"
 #include "options.h"
 #include "outfile.h"
@@ -492,6 +495,26 @@ static int run_report(run_state *rs)
     return failed || fflush(stdout) != 0 ? EXIT_FAIL : EXIT_OK;
 }
 
+/* --compare bullet: the frames side by side with Bullet's world instead of
+ * the plain run; the exit status. */
+static int run_compare(run_state *rs)
+{
+#ifdef GJKB_HAVE_BULLET
+    compare_setup cs = { &rs->o, &rs->w, rs->ctx, NULL, NULL };
+    int status = EXIT_FAIL;
+    if ((cs.hit = run_context(rs->o.backend, rs->o.threads, &rs->w)) &&
+        (cs.ref = run_context(GJKB_BACKEND_REFERENCE, 1, &rs->w)))
+        status = compare_bullet(&cs);
+    gjkb_destroy(cs.hit);
+    gjkb_destroy(cs.ref);
+    return status;
+#else
+    (void)rs;
+    fprintf(stderr, "gjkbatch: --compare bullet: this gjkbatch was built without Bullet (libbullet-dev)\n");
+    return EXIT_FAIL;
+#endif
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_state rs = { .o = { .mode = GJKB_HIT, .backend = GJKB_BACKEND_AUTO, .seed = 1, .bodies = 20000,
@@ -502,7 +525,9 @@ int cmd_run(int argc, char **argv)
         return status;
     rs.snapshot_frame = rs.o.snapshot_frame ? rs.o.snapshot_frame : rs.o.frames;
     status = EXIT_FAIL;
-    if (!run_world(&rs) && !run_start(&rs) && !run_frames(&rs))
+    if (rs.o.compare && !run_world(&rs) && !run_start(&rs))
+        status = run_compare(&rs);
+    else if (!rs.o.compare && !run_world(&rs) && !run_start(&rs) && !run_frames(&rs))
         status = run_report(&rs);
     progress_clear();
     free(rs.seconds);
