@@ -8,8 +8,11 @@
 // Bullet's default 0.04:
 //   sphere    btSphereShape(r + m)               point core, radius as margin
 //   capsule   btCapsuleShapeZ(r + m, 2 h)        segment core
-//   box       btBoxShape(h + m), margin m        setMargin keeps the outer
-//   cylinder  btCylinderShapeZ(r + m, h + m), m  extents: core h, rounded by m
+//   box       btBoxShape(h), margin 0; rounded (m > 0): the btConvexHullShape
+//             of its 8 corners with margin m (Bullet's box-box detector
+//             treats a box's margin as part of a sharp box, a larger solid)
+//   cylinder  btCylinderShapeZ(r + m, h + m), m  setMargin keeps the outer
+//                                                extents: core r, h rounded by m
 //   cone      btConeShapeZ(r, 2 h), margin m     apex at +h, base at -h
 //   hull      btConvexHullShape, margin m        one per (hull, margin)
 // Axes: gjkbatch's capsule, cylinder and cone axes are local z, hence the
@@ -67,7 +70,14 @@ static btCollisionShape *analytic_shape(uint8_t kind, float x, float y, float z,
     case GJKB_CAPSULE:   // Bullet's height is the whole core segment
         return new btCapsuleShapeZ(x + m, 2 * z);
     case GJKB_BOX:
-        return rounded(new btBoxShape(btVector3(x + m, y + m, z + m)), m);
+        if (m > 0) {
+            btConvexHullShape *box = new btConvexHullShape();
+            for (int k = 0; k < 8; k++)
+                box->addPoint(btVector3(k & 1 ? x : -x, k & 2 ? y : -y, k & 4 ? z : -z), false);
+            box->recalcLocalAabb();
+            return rounded(box, m);
+        }
+        return rounded(new btBoxShape(btVector3(x, y, z)), 0);
     case GJKB_CYLINDER:
         return rounded(new btCylinderShapeZ(btVector3(x + m, x + m, z + m)), m);
     default:
