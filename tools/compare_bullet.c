@@ -158,7 +158,6 @@ static size_t my_touching(cmp_run *r)
                                     fr->results.distance ? fr->results.distance[i] : NAN, count ? count[i] : 0 };
     qsort(r->mine, n, sizeof *r->mine, touch_cmp);
     r->touching += n;
-    r->points += 0;
     for (size_t i = 0; i < n; i++)
         r->points += r->mine[i].points;
     return n;
@@ -292,20 +291,16 @@ static int run_frames(cmp_run *r)
 
 /* ---- the report ------------------------------------------------------------------ */
 
-static double quantile(double *v, size_t n, double q)
+static int double_cmp(const void *x, const void *y)
 {
-    if (!n)
-        return NAN;
-    size_t at = (size_t)(q * (double)(n - 1) + 0.5);
-    /* a partial sort would do; the arrays are small enough */
-    for (size_t i = 1; i < n; i++) {
-        double x = v[i];
-        size_t j = i;
-        for (; j > 0 && v[j - 1] > x; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
-    }
-    return v[at];
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The q-quantile of v[0..n), sorted. */
+static double quantile(const double *v, size_t n, double q)
+{
+    return n ? v[(size_t)(q * (double)(n - 1) + 0.5)] : NAN;
 }
 
 static double col_median(const cmp_run *r, int e, int c)
@@ -326,10 +321,10 @@ static void print_times(const cmp_run *r, const char *names[ENGINES])
     }
 }
 
-static void print_agreement(const cmp_run *r, int k, uint32_t frames)
+static void print_agreement(cmp_run *r, int k, uint32_t frames)
 {
     const int W = CMP_LABEL;
-    const agreement *ag = &r->ag[k];
+    agreement *ag = &r->ag[k];
     printf("\n%s against gjkbatch (%s mode):\n", frame_bullet_name(r->bt[k]), mode_name(r->cs->o->mode));
     printf("  %-*s %.1f (gjkbatch %.1f)\n", W - 2, "candidate pairs/frame:", (double)ag->candidates / frames,
            (double)r->candidates / frames);
@@ -344,6 +339,7 @@ static void print_agreement(const cmp_run *r, int k, uint32_t frames)
         return;
     double *d = ag->depth_err;
     size_t n = ag->depth_n;
+    qsort(d, n, sizeof *d, double_cmp);
     printf("  %-*s %llu pairs: median %.3g, p99 %.3g, max %.3g of the scale\n", W - 2, "depth difference:",
            (unsigned long long)ag->both, quantile(d, n, 0.5), quantile(d, n, 0.99), quantile(d, n, 1.0));
     printf("  %-*s %.1f%% of those pairs; points/pair gjkbatch %.2f, Bullet %.2f\n", W - 2, "same contact count:",
