@@ -20,8 +20,6 @@
 
 /* The touching band, relative to the pair's scale, as --verify has it. */
 #define CMP_BAND 1e-4
-/* Disagreements printed per Bullet world and kind (all are counted). */
-#define CMP_SHOW 5
 #define CMP_LABEL 24
 
 enum { ENG_MAIN, ENG_HIT, ENG_BT, ENGINES = ENG_BT + FRAME_BT_KINDS };
@@ -41,7 +39,6 @@ typedef struct agreement {
     uint64_t band, gjkb_wrong, bt_missed, bt_false;
     double *depth_err;         /* per pair both call touching: |difference| / scale */
     size_t depth_n, depth_cap;
-    uint32_t shown;
 } agreement;
 
 typedef struct cmp_run {
@@ -183,12 +180,9 @@ static double reference_distance(const compare_setup *cs, uint32_t a, uint32_t b
     return res.distance;
 }
 
-static void show(agreement *ag, const cmp_run *r, int k, uint32_t f, uint32_t a, uint32_t b, double d, int mine,
-                 int bt, int always)
+/* One disagreement outside the band, on stderr. */
+static void show(const cmp_run *r, int k, uint32_t f, uint32_t a, uint32_t b, double d, int mine, int bt)
 {
-    if (!always && ag->shown >= CMP_SHOW)
-        return;
-    ag->shown += !always;
     const world *w = r->cs->w;
     progress_clear();
     fprintf(stderr, "  %s frame %lu bodies %lu-%lu (%s-%s, scale %.4g): reference %.6g; gjkbatch %s, Bullet %s\n",
@@ -212,15 +206,15 @@ static void decide(cmp_run *r, int k, uint32_t f, uint64_t key, int mine, int bt
     int touching = d < 0.0;
     if (mine != touching) {
         ag->gjkb_wrong++;
-        show(ag, r, k, f, a, b, d, mine, bt, 1);
     }
     if (bt != touching) {
         if (touching)
             ag->bt_missed++;
         else
             ag->bt_false++;
-        show(ag, r, k, f, a, b, d, mine, bt, 0);
     }
+    if (mine != touching || bt != touching)
+        show(r, k, f, a, b, d, mine, bt);
 }
 
 static void both_touching(agreement *ag, const world *w, const touch *m, double bt_distance, uint32_t bt_points)
