@@ -478,7 +478,7 @@ GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, cons
  *   count empties it by itself.
  * - Reset it (gjkb_pair_cache_reset) for a new scene, after teleporting
  *   bodies, or to reproduce a cold frame; turning it on or off resets it.
- * - Memory: 32 bytes per pair kept and 4 per body, plus 40 bytes per pair
+ * - Memory: 40 bytes per pair kept and 4 per body, plus 40 bytes per pair
  *   of the frame (its warm axes and last keys), grown like the other
  *   buffers and never shrunk.
  * gjkb_set_pair_cache: GJKB_ERR_NULL for a NULL ctx, GJKB_ERR_MEMORY. */

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bytes per pair the header states: the entry and its index slot. */
+_Static_assert(sizeof(gjkb__cached_pair) + sizeof(uint32_t) == 40, "gjkbatch.h states 40 bytes per kept pair");
+
 void gjkb__paircache_free(gjkb__paircache *c)
 {
     free(c->first);
