@@ -427,6 +427,7 @@ static void test_run_usage(void **state)
     expect_usage_error((const char *const[]){ "run", "extra", NULL });
     expect_usage_error((const char *const[]){ "run", "--cold=yes", NULL });
     expect_usage_error((const char *const[]){ "run", "--compare", "ode", NULL });
+    expect_usage_error((const char *const[]){ "run", "--compare", "bullet", "--verify", NULL });
     expect_usage_error((const char *const[]){ "batch", "--bodies", "10", NULL });  /* a run option */
     expect_usage_error((const char *const[]){ "batch", "--cold", NULL });          /* a run option */
     FILE *f = fopen(never, "r");

@@ -80,6 +80,8 @@ static int run_options(int argc, char **argv, options *o)
                           OPT_VERIFY | OPT_SNAPSHOT | OPT_SNAPSHOT_FRAME | OPT_QUIET | OPT_COLD | OPT_COMPARE,
                       0, o))
         return EXIT_USAGE;
+    if (o->compare && (o->verify || o->snapshot))
+        return usage_error("%s", "--compare bullet makes its own checks: no --verify or --snapshot with it");
     if (o->snapshot_frame && !o->snapshot)
         return usage_error("%s", "--snapshot-frame needs --snapshot FILE.svg");
     if (o->snapshot_frame > o->frames) {
