@@ -224,6 +224,8 @@ static void test_run_cache(void **state)
     gjkb_backend b[GJKB_BACKEND_COUNT];
     int n = available_backends(b), threads = have_threads();
     static const char *const modes[] = { "distance", "contact" };
+    /* under an emulator, a smaller world (as test_run_contact_verified) */
+    const char *bodies = emulator && *emulator ? "300" : "800";
     for (int m = 0; m < 2; m++) {
         char first[17] = "";
         for (int i = 0; i < n; i++) {
@@ -231,7 +233,7 @@ static void test_run_cache(void **state)
                 continue;
             for (int t = 1; t <= 1 + threads; t++) {
                 const char *nt = t == 1 ? "1" : "2";
-                char *out = run_ok((const char *const[]){ "run", "--bodies", "800", "--frames", "3", "--mode",
+                char *out = run_ok((const char *const[]){ "run", "--bodies", bodies, "--frames", "3", "--mode",
                                                           modes[m], "--backend", gjkb_backend_name(b[i]), "--threads",
                                                           nt, NULL });
                 assert_non_null(strstr(out, "\npair cache:              on\n"));
@@ -246,7 +248,7 @@ static void test_run_cache(void **state)
                 free(out);
             }
         }
-        char *cold = run_ok((const char *const[]){ "run", "--bodies", "800", "--frames", "3", "--mode", modes[m],
+        char *cold = run_ok((const char *const[]){ "run", "--bodies", bodies, "--frames", "3", "--mode", modes[m],
                                                    "--cold", "--verify", NULL });
         assert_non_null(strstr(cold, "\npair cache:              off (--cold)\n"));
         assert_true(value_of(cold, "warm-started:") == 0.0);
