@@ -466,7 +466,10 @@ GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, cons
  * a pair no longer a candidate is dropped. A warm start changes where GJK
  * starts, not what it answers: verdicts, distances and depths agree with
  * a cold start within the tolerances above (pairs inside the touching
- * band may change side), in fewer iterations when the world moved little.
+ * band may change side; contact manifolds of nearly tied features may
+ * get another point count), and in fewer iterations only as far as last
+ * frame's axis is closer than the centre offset (a few percent on gjkbatch
+ * run's spinning world: docs/performance.md).
  * - Deterministic: the cache holds what the last frame answered, which is
  *   the same for every thread count and wide backend, so the same frames
  *   give the same bits for any of them.
@@ -477,11 +480,13 @@ GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, cons
  *   slower and with other bits) unless the cache is reset. A different body
  *   count empties it by itself.
  * - Reset it (gjkb_pair_cache_reset) for a new scene, after teleporting
- *   bodies, or to reproduce a cold frame; turning it on or off resets it.
+ *   bodies (a stale axis only costs iterations, never a wrong answer), or
+ *   to reproduce a cold frame; turning it on or off resets it.
  * - Memory: 40 bytes per pair kept and 4 per body, plus 40 bytes per pair
  *   of the frame (its warm axes and last keys), grown like the other
  *   buffers and never shrunk.
- * gjkb_set_pair_cache: GJKB_ERR_NULL for a NULL ctx, GJKB_ERR_MEMORY. */
+ * gjkb_set_pair_cache: GJKB_ERR_NULL for a NULL ctx, GJKB_ERR_MEMORY.
+ * gjkb_get_pair_cache: 1 when on, 0 when off (and for NULL). */
 GJKB_API gjkb_error gjkb_set_pair_cache(gjkb_context *ctx, int on);
 GJKB_API int gjkb_get_pair_cache(const gjkb_context *ctx);
 GJKB_API void gjkb_pair_cache_reset(gjkb_context *ctx);
