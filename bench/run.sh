@@ -16,6 +16,11 @@
 #
 #   bench/run.sh --benchmark_filter='contact|_pen|epa|boxbox'   # contact rows only
 #
+# Then the whole-frame comparison with Bullet's collision world: `gjkbatch
+# run --mode contact --frames 150 --compare bullet` on the default scene,
+# written to bench/results/<name>-frame-bullet.txt (GJKB_BENCH_FRAME=0
+# skips it; it takes a few minutes).
+#
 # Arguments go to the benchmark binary after the defaults, so they can
 # override them. GJKB_BENCH_NAME=name replaces <machine>-<date>. Run as root
 # on a fresh Debian, it installs the packages it needs first.
@@ -33,6 +38,7 @@ bash "$root/scripts/deps.sh" build bench
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
       -DGJKB_BENCH=ON -DGJKB_PEERS=ON -DGJKB_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 --target gjkb_bench
+cmake --build "$build" -j2 --target gjkbatch_cli
 cmake --build "$build" -j2 --target roofline 2>/dev/null || true   # x86-64 only
 bin="$build/bench/gjkb_bench"
 
@@ -60,6 +66,12 @@ mv "$json.tmp" "$json"
 # What the core can do, measured in the same sitting (docs/performance.md).
 if [ -x "$build/bench/roofline" ]; then
     "${pin[@]}" "$build/bench/roofline" | tee "$results/$name-roofline.txt"
+fi
+
+# The whole frame against Bullet's world (tools/compare_bullet.c).
+if [ "${GJKB_BENCH_FRAME:-1}" != 0 ]; then
+    "${pin[@]}" "$build/tools/gjkbatch" run --mode contact --frames 150 --compare bullet --quiet \
+        | tee "$results/$name-frame-bullet.txt" || echo "run.sh: the Bullet frame comparison failed" >&2
 fi
 
 python3 "$here/plot.py" "$json"

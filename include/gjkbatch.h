@@ -426,9 +426,10 @@ GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
 /* One frame: bounds, sweep-and-prune, then the query on every candidate
  * pair. Everything in *out is owned by the context and valid until the next
  * call that produces pairs. In hit mode only status, distance and
- * iterations are filled (the point arrays are NULL). The query may not
- * carry warm-start arrays (the pairs are not known before the call):
- * GJKB_ERR_ARGUMENT. */
+ * iterations are filled (the point arrays are NULL). Every mode is
+ * accepted, contact included. The query may not carry warm-start arrays
+ * (the pairs are not known before the call): GJKB_ERR_ARGUMENT; the pair
+ * cache (gjkb_set_pair_cache) warm-starts the pairs instead. */
 typedef struct gjkb_frame {
     gjkb_pairs pairs;         /* candidate pairs */
     gjkb_results results;     /* one entry per candidate pair (distance and
@@ -438,10 +439,57 @@ typedef struct gjkb_frame {
                                  owned by the context like the rest) */
     uint32_t hits;            /* pairs with status GJKB_OVERLAP */
     double seconds[4];        /* wall time of bounds, sort, sweep, narrowphase */
+    /* The pair cache's part (all 0 / NULL while it is off): */
+    uint32_t warm;            /* pairs that started from last frame's axis */
+    const uint32_t *last_feature; /* contact mode: per pair, GJKB_MAX_CONTACTS
+                                 feature keys of the pair's manifold last
+                                 frame, as results.manifold.feature had them
+                                 (0 for a new pair); NULL otherwise */
+    double cache_seconds;     /* wall time of the cache's lookup and update */
+    /* Distance and contact modes: the axis each pair started from (NaN:
+     * cold), NULL otherwise. gjkb_query_batch on the frame's pairs with
+     * these as warm_x/y/z gives the frame's answers bit for bit (the
+     * reference backend, fed them, checks a frame; see gjkbatch run
+     * --verify). */
+    const double *warm_x, *warm_y, *warm_z;
 } gjkb_frame;
 
 GJKB_API gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_broadphase_options *opt,
                               const gjkb_query *query, gjkb_frame *out);
+
+/* Pair cache of gjkb_step (off when a context is created). On, every
+ * distance- or contact-mode frame keeps its candidate pairs, keyed by the
+ * body pair (a, b), with the axis each ended on (results n) and, in
+ * contact mode, its manifold's feature keys. Next frame a pair found again
+ * starts GJK from that axis (the warm start of gjkb_query's warm_x/y/z) and
+ * hands its keys out in gjkb_frame.last_feature; a new pair starts cold;
+ * a pair no longer a candidate is dropped. A warm start changes where GJK
+ * starts, not what it answers: verdicts, distances and depths agree with
+ * a cold start within the tolerances above (pairs inside the touching
+ * band may change side; contact manifolds of nearly tied features may
+ * get another point count), and in fewer iterations only as far as last
+ * frame's axis is closer than the centre offset (a few percent on gjkbatch
+ * run's spinning world: docs/performance.md).
+ * - Deterministic: the cache holds what the last frame answered, which is
+ *   the same for every thread count and wide backend, so the same frames
+ *   give the same bits for any of them.
+ * - Hit mode keeps no axis (its kernel stops on a proof and reports none):
+ *   a hit-mode frame starts every pair cold and empties the cache.
+ * - Body indices name the pairs: between frames they may not be reordered
+ *   (the answers stay right, but pairs start from other pairs' axes,
+ *   slower and with other bits) unless the cache is reset. A different body
+ *   count empties it by itself.
+ * - Reset it (gjkb_pair_cache_reset) for a new scene, after teleporting
+ *   bodies (a stale axis only costs iterations, never a wrong answer), or
+ *   to reproduce a cold frame; turning it on or off resets it.
+ * - Memory: 40 bytes per pair kept and 4 per body, plus 40 bytes per pair
+ *   of the frame (its warm axes and last keys), grown like the other
+ *   buffers and never shrunk.
+ * gjkb_set_pair_cache: GJKB_ERR_NULL for a NULL ctx, GJKB_ERR_MEMORY.
+ * gjkb_get_pair_cache: 1 when on, 0 when off (and for NULL). */
+GJKB_API gjkb_error gjkb_set_pair_cache(gjkb_context *ctx, int on);
+GJKB_API int gjkb_get_pair_cache(const gjkb_context *ctx);
+GJKB_API void gjkb_pair_cache_reset(gjkb_context *ctx);
 
 /* Threads the context uses for gjkb_step, gjkb_find_pairs and
  * gjkb_query_batch on the wide backends, contact mode included (OpenMP;

@@ -3,11 +3,13 @@
  * frame to the next (the boxes, the bodies' classes, the results). On a
  * wide backend the bounds kernel makes each body's class with its box and
  * the sweep makes each pair's bucket key from them, so the narrowphase
- * buckets the pairs without reading any body. */
+ * buckets the pairs without reading any body. With the pair cache on
+ * (paircache.h), last frame's axes warm-start the pairs found again. */
 #include "frame.h"
 #include "broadphase.h"
 #include "buffer.h"
 #include "narrowphase.h"
+#include "paircache.h"
 #include "query.h"
 
 #include <stdlib.h>
@@ -34,6 +36,9 @@ struct gjkb__frame {
     double *m_res[MAN_ARRAYS];
     uint32_t *m_feature;
     uint32_t m_cap;
+    /* the pair cache (gjkb_set_pair_cache), off until asked for */
+    bool cache_on;
+    gjkb__paircache cache;
 };
 
 void gjkb__frame_free(gjkb_context *ctx)
@@ -52,6 +57,7 @@ void gjkb__frame_free(gjkb_context *ctx)
     for (int k = 0; k < MAN_ARRAYS; k++)
         free(fr->m_res[k]);
     free(fr->m_feature);
+    gjkb__paircache_free(&fr->cache);
     free(fr);
     ctx->frame = NULL;
 }
@@ -132,6 +138,40 @@ static gjkb_error check_step(gjkb_context *ctx, const gjkb_bodies *bodies, const
     return gjkb__check_bodies(ctx, bodies, "gjkb_step");
 }
 
+/* The cache's part before the narrowphase: the frame's warm axes, into
+ * *warm_q when any pair has one (else *warm_q stays NULL and every pair
+ * starts cold). Hit mode keeps no axis (the kernel reports none there), so
+ * it forgets the cache instead of leaving stale axes for a later frame. */
+static gjkb_error cache_lookup(gjkb_context *ctx, struct gjkb__frame *fr, const gjkb_bodies *bodies,
+                               const gjkb_pairs *pairs, const gjkb__params *p, gjkb_query *wq,
+                               const gjkb_query **warm_q, uint32_t *warm)
+{
+    *warm_q = NULL;
+    *warm = 0;
+    if (!fr->cache_on || p->mode == GJKB_HIT) {
+        gjkb__paircache_clear(&fr->cache);
+        return GJKB_OK;
+    }
+    if (!gjkb__paircache_lookup(&fr->cache, bodies->count, pairs, gjkb__threads(ctx), warm))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for the pair cache");
+    if (*warm) {
+        *wq = (gjkb_query){ .warm_x = fr->cache.warm[0], .warm_y = fr->cache.warm[1], .warm_z = fr->cache.warm[2] };
+        *warm_q = wq;
+    }
+    return GJKB_OK;
+}
+
+/* The cache's part after the narrowphase: this frame's pairs kept. */
+static gjkb_error cache_store(gjkb_context *ctx, struct gjkb__frame *fr, const gjkb_bodies *bodies,
+                              const gjkb_pairs *pairs, const gjkb__params *p, const gjkb_results *r)
+{
+    if (!fr->cache_on || p->mode == GJKB_HIT)
+        return GJKB_OK;
+    if (!gjkb__paircache_store(&fr->cache, bodies->count, pairs, r))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for the pair cache");
+    return GJKB_OK;
+}
+
 gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_broadphase_options *opt,
                      const gjkb_query *query, gjkb_frame *out)
 {
@@ -167,16 +207,54 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u results", pairs.count);
 
     double t2 = gjkb__now();
+    gjkb_query wq;
+    const gjkb_query *warm_q;
+    uint32_t warm;
+    if ((e = cache_lookup(ctx, fr, bodies, &pairs, &p, &wq, &warm_q, &warm)) != GJKB_OK)
+        return e;
+    double t3 = gjkb__now();
     gjkb_results r = results_of(fr, p.mode);
-    if ((e = gjkb__narrowphase(ctx, bodies, &pairs, &p, NULL, info, &r)) != GJKB_OK)
+    if ((e = gjkb__narrowphase(ctx, bodies, &pairs, &p, warm_q, info, &r)) != GJKB_OK)
         return e;
     uint32_t hits = 0;
     for (uint32_t i = 0; i < pairs.count; i++)
         hits += r.status[i] == GJKB_OVERLAP;
-    double t3 = gjkb__now();
+    double t4 = gjkb__now();
+    if ((e = cache_store(ctx, fr, bodies, &pairs, &p, &r)) != GJKB_OK)
+        return e;
+    double t5 = gjkb__now();
 
+    const bool axes = fr->cache_on && p.mode != GJKB_HIT, keys = axes && p.mode == GJKB_CONTACT;
+    double *const *w = fr->cache.warm;
     *out = (gjkb_frame){ .pairs = pairs, .results = r, .hits = hits,
-                         .seconds = { t1 - t0, phases[0], phases[1], t3 - t2 } };
+                         .seconds = { t1 - t0, phases[0], phases[1], t4 - t3 },
+                         .warm = warm, .last_feature = keys ? fr->cache.last_feature : NULL,
+                         .cache_seconds = fr->cache_on ? (t3 - t2) + (t5 - t4) : 0.0,
+                         .warm_x = axes ? w[0] : NULL, .warm_y = axes ? w[1] : NULL, .warm_z = axes ? w[2] : NULL };
     ctx->message[0] = '\0';
     return GJKB_OK;
+}
+
+gjkb_error gjkb_set_pair_cache(gjkb_context *ctx, int on)
+{
+    if (!ctx)
+        return GJKB_ERR_NULL;
+    struct gjkb__frame *fr = frame_get(ctx);
+    if (!fr)
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_set_pair_cache: out of memory");
+    fr->cache_on = on != 0;
+    gjkb__paircache_clear(&fr->cache);
+    ctx->message[0] = '\0';
+    return GJKB_OK;
+}
+
+int gjkb_get_pair_cache(const gjkb_context *ctx)
+{
+    return ctx && ctx->frame && ctx->frame->cache_on;
+}
+
+void gjkb_pair_cache_reset(gjkb_context *ctx)
+{
+    if (ctx && ctx->frame)
+        gjkb__paircache_clear(&ctx->frame->cache);
 }

@@ -104,7 +104,7 @@ static double check_table(const char *out, const char *backend, const char *thre
                           double frames)
 {
     static const char *const rows[] = { "\n  bounds ", "\n  sort ", "\n  sweep ", "\n  narrowphase ",
-                                        "\n  frame (gjkb_step) ", "\ntime per frame (ms) " };
+                                        "\n  pair cache ", "\n  frame (gjkb_step) ", "\ntime per frame (ms) " };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (!strstr(out, rows[i]))
             fail_msg("no row '%s' in:\n%s", rows[i] + 1, out);
@@ -199,6 +199,85 @@ static void test_run_contact_verified(void **state)
         assert_string_equal(err, "");
         free(err);
     }
+}
+
+/* The 16 hex digits after "results hash:" in out, into hash[17]. */
+static void hash_of(const char *out, char hash[17])
+{
+    const char *p = strstr(out, "\nresults hash:");
+    if (!p)
+        fail_msg("no results hash in:\n%s", out);
+    p += strlen("\nresults hash:");
+    while (*p == ' ')
+        p++;
+    memcpy(hash, p, 16);
+    hash[16] = '\0';
+}
+
+/* The pair cache (on by default): the same bits on every wide backend at
+ * one and two threads, most pairs warm; --cold starts none warm and
+ * checks the same pairs. */
+static void test_run_cache(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    gjkb_backend b[GJKB_BACKEND_COUNT];
+    int n = available_backends(b), threads = have_threads();
+    static const char *const modes[] = { "distance", "contact" };
+    /* under an emulator, a smaller world (as test_run_contact_verified) */
+    const char *bodies = emulator && *emulator ? "300" : "800";
+    for (int m = 0; m < 2; m++) {
+        char first[17] = "";
+        for (int i = 0; i < n; i++) {
+            if (b[i] == GJKB_BACKEND_REFERENCE)
+                continue;
+            for (int t = 1; t <= 1 + threads; t++) {
+                const char *nt = t == 1 ? "1" : "2";
+                char *out = run_ok((const char *const[]){ "run", "--bodies", bodies, "--frames", "3", "--mode",
+                                                          modes[m], "--backend", gjkb_backend_name(b[i]), "--threads",
+                                                          nt, NULL });
+                assert_non_null(strstr(out, "\npair cache:              on\n"));
+                assert_true(value_of(out, "warm-started:") > 50.0);
+                char h[17];
+                hash_of(out, h);
+                if (!first[0])
+                    memcpy(first, h, sizeof h);
+                else if (strcmp(first, h) != 0)
+                    fail_msg("%s %s threads %s: results hash %s, earlier %s", modes[m], gjkb_backend_name(b[i]), nt,
+                             h, first);
+                free(out);
+            }
+        }
+        char *cold = run_ok((const char *const[]){ "run", "--bodies", bodies, "--frames", "3", "--mode", modes[m],
+                                                   "--cold", "--verify", NULL });
+        assert_non_null(strstr(cold, "\npair cache:              off (--cold)\n"));
+        assert_true(value_of(cold, "warm-started:") == 0.0);
+        assert_null(strstr(cold, "\nwarm vs cold:"));
+        assert_non_null(strstr(cold, "\nverification:            ok\n"));
+        free(cold);
+    }
+}
+
+/* --compare bullet on a small world: gjkbatch sides with the reference on
+ * every disagreement; a build without Bullet says so. */
+static void test_run_compare(void **state)
+{
+    (void)state;
+    NEED_CLI();
+    int rc = run_tool(NULL, (const char *const[]){ "run", "--bodies", "400", "--frames", "3", "--mode", "contact",
+                                                   "--compare", "bullet", "--quiet", NULL });
+    char *out = tool_output("stdout"), *err = tool_output("stderr");
+    if (rc != 0) {
+        if (!strstr(err, "built without Bullet"))
+            fail_msg("exit %d\n%s%s", rc, out, err);
+    } else {
+        assert_non_null(strstr(out, "btDbvtBroadphase against gjkbatch"));
+        assert_non_null(strstr(out, "btAxisSweep3 against gjkbatch"));
+        assert_non_null(strstr(out, "\ngjkbatch vs reference:   ok\n"));
+        assert_true(value_of(out, "  touching pairs/frame:") > 0.0);
+    }
+    free(out);
+    free(err);
 }
 
 /* The same seed gives the same world; another seed another one. */
@@ -348,7 +427,11 @@ static void test_run_usage(void **state)
     expect_usage_error((const char *const[]){ "run", "--frames", "3", "--snapshot", never, "--snapshot-frame", "4",
                                               NULL });
     expect_usage_error((const char *const[]){ "run", "extra", NULL });
+    expect_usage_error((const char *const[]){ "run", "--cold=yes", NULL });
+    expect_usage_error((const char *const[]){ "run", "--compare", "ode", NULL });
+    expect_usage_error((const char *const[]){ "run", "--compare", "bullet", "--verify", NULL });
     expect_usage_error((const char *const[]){ "batch", "--bodies", "10", NULL });  /* a run option */
+    expect_usage_error((const char *const[]){ "batch", "--cold", NULL });          /* a run option */
     FILE *f = fopen(never, "r");
     assert_null(f); /* no snapshot from a refused command */
 
@@ -366,6 +449,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_verified),
         cmocka_unit_test(test_run_contact_verified),
+        cmocka_unit_test(test_run_cache),
+        cmocka_unit_test(test_run_compare),
         cmocka_unit_test(test_run_seed),
         cmocka_unit_test(test_run_tiny),
         cmocka_unit_test(test_run_snapshot),

@@ -13,6 +13,7 @@ static const char usage_text[] =
     "       gjkbatch run [--bodies N] [--frames N] [--seed S] [--backend NAME] [--threads N]\n"
     "                    [--mode hit|distance|contact] [--max-iterations N] [--verify]\n"
     "                    [--snapshot FILE.svg] [--snapshot-frame K] [--quiet]\n"
+    "                    [--cold] [--compare bullet]\n"
     "       gjkbatch batch [--backend NAME] [--pairs N] [--seed S] [--mode hit|distance|contact]\n"
     "                    [--max-iterations N] [--repeat N] [--save FILE]\n"
     "       gjkbatch help | --help | --version\n"
@@ -43,6 +44,10 @@ static const char usage_text[] =
     "                        contact mode: contact points and normals)\n"
     "  --snapshot-frame K    run: the frame to draw, 1 to --frames (default the last)\n"
     "  --quiet               run: no progress bar\n"
+    "  --cold                run: no pair cache; every pair starts GJK cold\n"
+    "                        (default: warm from last frame's axis)\n"
+    "  --compare bullet      run: Bullet's btCollisionWorld on the same scene,\n"
+    "                        frame by frame (builds with Bullet only)\n"
     "  --pairs N             batch: number of pairs\n"
     "  --repeat N            batch: timed repetitions, the best is reported\n"
     "  --save FILE           batch: also write the scene as a pair file (replay\n"
@@ -234,6 +239,21 @@ static int set_quiet(options *o, const char *val)
     return 0;
 }
 
+static int set_cold(options *o, const char *val)
+{
+    (void)val;
+    o->cold = 1;
+    return 0;
+}
+
+static int set_compare(options *o, const char *val)
+{
+    if (strcmp(val, "bullet") != 0)
+        return usage_error("unknown peer '%s' (bullet)", val), -1;
+    o->compare = val;
+    return 0;
+}
+
 static const struct option_spec {
     const char *name;
     unsigned bit;
@@ -255,6 +275,8 @@ static const struct option_spec {
     { "--snapshot-frame", OPT_SNAPSHOT_FRAME, 0, set_snapshot_frame },
     { "--quiet", OPT_QUIET, 1, set_quiet },
     { "--max-distance", OPT_MAX_DISTANCE, 0, set_max_distance },
+    { "--cold", OPT_COLD, 1, set_cold },
+    { "--compare", OPT_COMPARE, 0, set_compare },
 };
 
 /* The table's entry for the first len characters of arg; NULL if none. */

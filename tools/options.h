@@ -17,7 +17,7 @@ enum {
     OPT_MODE = 1 << 0, OPT_BACKEND = 1 << 1, OPT_ITER = 1 << 2, OPT_PAIRS = 1 << 3, OPT_SEED = 1 << 4,
     OPT_REPEAT = 1 << 5, OPT_SAVE = 1 << 6, OPT_BODIES = 1 << 7, OPT_FRAMES = 1 << 8, OPT_THREADS = 1 << 9,
     OPT_VERIFY = 1 << 10, OPT_SNAPSHOT = 1 << 11, OPT_SNAPSHOT_FRAME = 1 << 12, OPT_QUIET = 1 << 13,
-    OPT_MAX_DISTANCE = 1 << 14
+    OPT_MAX_DISTANCE = 1 << 14, OPT_COLD = 1 << 15, OPT_COMPARE = 1 << 16
 };
 
 /* Every command's options; a command fills in its defaults first. */
@@ -36,6 +36,8 @@ typedef struct options {
     /* run */
     uint32_t bodies, frames, threads;
     int verify, quiet;
+    int cold;                  /* no pair cache: every pair starts cold */
+    const char *compare;       /* "bullet", or NULL */
     const char *snapshot;
     uint32_t snapshot_frame;   /* 0: the last */
     const char *positional[2];
