@@ -17,6 +17,7 @@
 #include "scalar/ref_geom.h"
 
 #include <float.h>
+#include <string.h>
 
 /* Polytope budget: every loop below is bounded by these. */
 #define EPA_MAX_VERTS 512
@@ -42,6 +43,11 @@ typedef struct epa_poly {
     ref_vertex v[EPA_MAX_VERTS];
     epa_face f[EPA_MAX_FACES];
     int nv, nf;
+    /* the faces by (d, index), dead ones dropped when they reach the top;
+     * faces from `pushed` on are not in it yet */
+    int heap[EPA_MAX_FACES], heap_n, pushed;
+    /* faces a new point sees: seen[f] == stamp */
+    unsigned seen[EPA_MAX_FACES], stamp;
 } epa_poly;
 
 /* The plane of triangle a-b-c; false when it has no area. */
@@ -254,6 +260,7 @@ static bool poly_start(epa_poly *P, const ref_vertex s[4])
         P->v[i] = s[i];
     P->nv = 4;
     P->nf = 4;
+    P->heap_n = P->pushed = 0;
     for (int t = 0; t < 4; t++) {
         int a = tri[t][0], b = tri[t][1], c = tri[t][2], opp = tri[t][3];
         /* Outward: away from the opposite vertex. */
@@ -269,14 +276,51 @@ static bool poly_start(epa_poly *P, const ref_vertex s[4])
     return true;
 }
 
-/* The live face nearest the origin (the first on a tie). */
-static int nearest_face(const epa_poly *P)
+/* Whether face a comes before face b: nearer, or as near and first. */
+static bool nearer(const epa_poly *P, int a, int b)
 {
-    int best = -1;
-    for (int f = 0; f < P->nf; f++)
-        if (P->f[f].live && (best < 0 || P->f[f].d < P->f[best].d))
-            best = f;
-    return best;
+    return P->f[a].d < P->f[b].d || (P->f[a].d == P->f[b].d && a < b);
+}
+
+static void heap_swap(epa_poly *P, int i, int j)
+{
+    int t = P->heap[i];
+    P->heap[i] = P->heap[j];
+    P->heap[j] = t;
+}
+
+static void heap_push(epa_poly *P, int f)
+{
+    int i = P->heap_n++;
+    P->heap[i] = f;
+    for (; i > 0 && nearer(P, P->heap[i], P->heap[(i - 1) / 2]); i = (i - 1) / 2)
+        heap_swap(P, i, (i - 1) / 2);
+}
+
+static void heap_pop(epa_poly *P)
+{
+    P->heap[0] = P->heap[--P->heap_n];
+    for (int i = 0;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < P->heap_n && nearer(P, P->heap[l], P->heap[m]))
+            m = l;
+        if (r < P->heap_n && nearer(P, P->heap[r], P->heap[m]))
+            m = r;
+        if (m == i)
+            break;
+        heap_swap(P, i, m);
+        i = m;
+    }
+}
+
+/* The live face nearest the origin (the first on a tie), -1 for none. */
+static int nearest_face(epa_poly *P)
+{
+    while (P->pushed < P->nf)
+        heap_push(P, P->pushed++);
+    while (P->heap_n > 0 && !P->f[P->heap[0]].live)
+        heap_pop(P);
+    return P->heap_n > 0 ? P->heap[0] : -1;
 }
 
 /* A new face of the fan from w to a horizon edge. */
@@ -285,24 +329,30 @@ typedef struct epa_new {
     int outside; /* the kept face across the horizon edge */
 } epa_new;
 
-/* The faces w sees, found by flooding from 'from' (which sees it), give
- * their horizon edges to the fan list; returns the fan's size, or -1 when
- * out of budget or a fan face would have no plane. */
-static int fan_of(const epa_poly *P, int w, int from, bool dead[EPA_MAX_FACES], epa_new *fan)
+/* The faces w sees, found by flooding from 'from' (which sees it), into
+ * gone[0..*ngone) and their horizon edges to the fan list; returns the
+ * fan's size, or -1 when out of budget or a fan face would have no plane. */
+static int fan_of(epa_poly *P, int w, int from, int *gone, int *ngone, epa_new *fan)
 {
     int stack[EPA_MAX_FACES], top = 0, nh = 0;
     ref_vec y = P->v[w].y;
-    dead[from] = true;
+    if (++P->stamp == 0) {
+        memset(P->seen, 0, sizeof P->seen);
+        P->stamp = 1;
+    }
+    P->seen[from] = P->stamp;
+    gone[(*ngone)++] = from;
     stack[top++] = from;
     while (top > 0) {
         const epa_face *f = &P->f[stack[--top]];
         for (int k = 0; k < 3; k++) {
             int g = f->adj[k];
-            if (dead[g])
+            if (P->seen[g] == P->stamp)
                 continue;
             const epa_face *G = &P->f[g];
             if (dot(G->n, y) - G->d > 1e-14 * (1.0 + fabs(G->d))) {
-                dead[g] = true;
+                P->seen[g] = P->stamp;
+                gone[(*ngone)++] = g;
                 stack[top++] = g;
             } else {
                 if (P->nf + nh >= EPA_MAX_FACES || nh >= EPA_MAX_FAN ||
@@ -322,10 +372,10 @@ static bool poly_add(epa_poly *P, ref_vertex w, int from)
 {
     if (P->nv >= EPA_MAX_VERTS)
         return false;
-    bool dead[EPA_MAX_FACES] = { false };
+    int gone[EPA_MAX_FACES], ngone = 0;
     epa_new fan[EPA_MAX_FAN];
     P->v[P->nv] = w;
-    int nh = fan_of(P, P->nv, from, dead, fan);
+    int nh = fan_of(P, P->nv, from, gone, &ngone, fan);
     if (nh < 3)
         return false;
     /* Each fan face's edge (b, w) meets the one whose horizon edge starts
@@ -358,9 +408,8 @@ static bool poly_add(epa_poly *P, ref_vertex w, int from)
                 out->adj[k] = P->nf + i;
         P->f[P->nf + i] = fan[i].face;
     }
-    for (int f = 0; f < P->nf; f++)
-        if (dead[f])
-            P->f[f].live = false;
+    for (int i = 0; i < ngone; i++)
+        P->f[gone[i]].live = false;
     P->nf += nh;
     P->nv++;
     return true;
