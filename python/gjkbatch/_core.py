@@ -5,9 +5,11 @@ dtype and memory layout the C API reads (see Bodies); everything else is
 converted once, where it is given.
 """
 
+import atexit
 import contextlib
 import ctypes
 import threading
+import weakref
 from collections import namedtuple
 
 import numpy as np
@@ -52,6 +54,21 @@ def status_name(status):
 def backends():
     """Names of the backends this build and CPU can run (besides "auto")."""
     return [BACKENDS[i] for i in range(1, _lib.BACKEND_COUNT) if _lib.backend_available(i)]
+
+
+# Contexts still open at exit are destroyed before the interpreter tears
+# down (a garbage collection during finalization may otherwise run a
+# context's __del__ after the modules it needs are gone).
+_open_contexts = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_contexts():
+    for ctx in list(_open_contexts):
+        try:
+            ctx.close()
+        except Exception:
+            pass
 
 
 class Error(Exception):
@@ -506,6 +523,7 @@ class Context:
         if err != _lib.OK:
             _raise(err, "backend '%s': %s" % (backend, _lib.error_string(err).decode()))
         self._ptr = ptr.value
+        _open_contexts.add(self)
         self._lock = threading.Lock()
         # Reused per call (the lock makes that safe): fewer objects per query.
         self._pairs = _lib.Pairs_c()
