@@ -480,10 +480,11 @@ class Aabbs(_Fixed):
 class Frame:
     """One gjkb_step: candidate pairs ``a``, ``b`` (uint32), their ``result``
     (a Result: in hit mode a, b and n are None), ``hits`` (pairs that
-    overlap) and ``seconds`` (dict: bounds, sort, sweep, narrowphase). The
-    arrays are copies: the context's own are reused by its next call."""
+    overlap), ``warm`` (pairs the pair cache warm-started) and ``seconds``
+    (dict: bounds, sort, sweep, narrowphase, cache). The arrays are copies:
+    the context's own are reused by its next call."""
 
-    __slots__ = ("a", "b", "result", "hits", "seconds")
+    __slots__ = ("a", "b", "result", "hits", "warm", "seconds")
 
     def __repr__(self):
         return "<gjkbatch.Frame pairs=%d hits=%d>" % (self.a.size, self.hits)
@@ -815,6 +816,28 @@ class Context:
         finally:
             self._lock.release()
 
+    @property
+    def pair_cache(self):
+        """Whether step keeps each pair's last axis to warm-start it next
+        frame (gjkb_set_pair_cache; off for a new context)."""
+        return bool(_lib.get_pair_cache(self._live()))
+
+    @pair_cache.setter
+    def pair_cache(self, on):
+        self._enter()
+        try:
+            self._check(_lib.set_pair_cache(self._ptr, 1 if on else 0))
+        finally:
+            self._lock.release()
+
+    def reset_pair_cache(self):
+        """Forgets every cached pair (a new scene, teleported bodies)."""
+        self._enter()
+        try:
+            _lib.pair_cache_reset(self._ptr)
+        finally:
+            self._lock.release()
+
     def step(self, bodies, mode="hit", flags=None, max_distance=0.0, tolerance=0.0, max_iterations=0,
              filter=None):
         """One frame (gjkb_step): bounds, sweep-and-prune (flags and filter
@@ -854,7 +877,9 @@ class Context:
                         getattr(mf, name)[:, :, k] = _view(getattr(mc, name + axis), slots, np.float64)
             out.result = res
             out.hits = fr.hits
+            out.warm = fr.warm
             out.seconds = dict(zip(("bounds", "sort", "sweep", "narrowphase"), fr.seconds))
+            out.seconds["cache"] = fr.cache_seconds
             return out
         finally:
             self._lock.release()

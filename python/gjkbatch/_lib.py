@@ -105,8 +105,12 @@ class BroadphaseOptions_c(ctypes.Structure):
 
 
 class Frame_c(ctypes.Structure):
+    # gjkb_frame field for field: the library writes all of it
     _fields_ = [("pairs", Pairs_c), ("results", Results_c), ("hits", ctypes.c_uint32),
-                ("seconds", ctypes.c_double * 4)]
+                ("seconds", ctypes.c_double * 4), ("warm", ctypes.c_uint32),
+                ("last_feature", ctypes.POINTER(ctypes.c_uint32)), ("cache_seconds", ctypes.c_double),
+                ("warm_x", ctypes.POINTER(ctypes.c_double)), ("warm_y", ctypes.POINTER(ctypes.c_double)),
+                ("warm_z", ctypes.POINTER(ctypes.c_double))]
 
 
 def _candidates():
@@ -176,6 +180,9 @@ step = _decl("gjkb_step", ctypes.c_int, ctx_p, _P(Bodies_c), _P(BroadphaseOption
              _P(Query_c), _P(Frame_c))
 set_threads = _decl("gjkb_set_threads", ctypes.c_int, ctx_p, ctypes.c_int)
 get_threads = _decl("gjkb_get_threads", ctypes.c_int, ctx_p)
+set_pair_cache = _decl("gjkb_set_pair_cache", ctypes.c_int, ctx_p, ctypes.c_int)
+get_pair_cache = _decl("gjkb_get_pair_cache", ctypes.c_int, ctx_p)
+pair_cache_reset = _decl("gjkb_pair_cache_reset", None, ctx_p)
 last_error = _decl("gjkb_last_error", ctypes.c_char_p, ctx_p)
 error_string = _decl("gjkb_error_string", ctypes.c_char_p, ctypes.c_int)
 status_name = _decl("gjkb_status_name", ctypes.c_char_p, ctypes.c_int)

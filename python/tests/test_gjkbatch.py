@@ -583,7 +583,28 @@ def test_step_is_find_pairs_then_query(rng, mode):
         np.testing.assert_array_equal(frame.result.manifold.count, res.manifold.count)
         np.testing.assert_array_equal(frame.result.manifold.a, res.manifold.a)
         np.testing.assert_array_equal(frame.result.manifold.feature, res.manifold.feature)
-    assert set(frame.seconds) == {"bounds", "sort", "sweep", "narrowphase"}
+    assert set(frame.seconds) == {"bounds", "sort", "sweep", "narrowphase", "cache"}
+    assert frame.warm == 0 and frame.seconds["cache"] == 0.0   # the cache is off
+
+
+def test_pair_cache_warm_starts_the_next_frame(rng):
+    """The second frame of a still world starts its pairs from the first
+    frame's axes, with the same verdicts; reset forgets them."""
+    n = 400
+    bodies = gjkbatch.Bodies(rng.integers(0, 5, size=n), rng.uniform(0, 8, size=(n, 3)),
+                             random_quats(rng, n), rng.uniform(0.1, 0.5, size=(n, 3)))
+    ctx = gjkbatch.Context()
+    assert not ctx.pair_cache
+    ctx.pair_cache = True
+    assert ctx.pair_cache
+    first = ctx.step(bodies, mode="distance")
+    second = ctx.step(bodies, mode="distance")
+    # every separated pair has an axis to hand on (overlapping ones may not)
+    assert first.warm == 0 and second.a.size - second.hits <= second.warm <= second.a.size
+    np.testing.assert_array_equal(first.result.status, second.result.status)
+    np.testing.assert_allclose(first.result.distance, second.result.distance, atol=1e-5)
+    ctx.reset_pair_cache()
+    assert ctx.step(bodies, mode="distance").warm == 0
 
 
 def test_stats_count_the_kernels_work(rng):
