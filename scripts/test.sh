@@ -22,7 +22,7 @@
 # stay fast, and the qemu run checks 20,000 oracle pairs per kind pair instead
 # of 100,000: GJKB_ORACLE_PAIRS, 200 pairs per isolation set instead of
 # 600: GJKB_ISOLATION_PAIRS; contact pairs per kind pair: GJKB_CONTACT_PAIRS,
-# 2,000 natively, 500 under the sanitizers, 300 under qemu).
+# 10,000 natively, 500 under the sanitizers, 300 under qemu).
 # SKIP_CROSS=1, SKIP_SANITIZE=1 or SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."

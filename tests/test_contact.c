@@ -14,7 +14,7 @@
  * manifold point on both surfaces with b - a = separation * n, the first
  * at exactly the distance and none deeper.
  *
- * GJKB_CONTACT_PAIRS sets the random pairs per kind pair (default 2,000;
+ * GJKB_CONTACT_PAIRS sets the random pairs per kind pair (default 10,000;
  * the sanitizer and qemu runs use fewer). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,7 +49,7 @@ static uint32_t n_pairs(void)
 {
     const char *env = getenv("GJKB_CONTACT_PAIRS");
     unsigned long n = env ? strtoul(env, NULL, 10) : 0;
-    return n >= 100 ? (uint32_t)(n < 1000000 ? n : 1000000) : 2000u;
+    return n >= 100 ? (uint32_t)(n < 1000000 ? n : 1000000) : 10000u;
 }
 
 /* Hulls every context registers (ids 0..N_HULLS-1): random solids, then
