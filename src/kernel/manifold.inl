@@ -1,13 +1,14 @@
 /* manifold.inl - the contact manifold of the kind pairs the box closed
- * forms do not answer (rounded boxes, capsules, spheres, hulls), one lane
+ * forms do not answer (rounded boxes, capsules, spheres, hulls, cylinders,
+ * cones), one lane
  * at a time in plain float: the reference's rule (docs/contacts.md,
  * "Algorithm (reference)" step 4) written again for float, not shared
  * with src/scalar. For each side the feature most aligned with n (A) or
  * -n (B): a point, a segment or a convex polygon with vertex ids; both
  * projected along n onto the plane perpendicular to it and clipped there
  * (two polygons: Sutherland-Hodgman of B's against A's; a segment and a
- * polygon: Cyrus-Beck; a point, or two crossing segments: the
- * witnesses); each clipped point lifted back onto both features, kept up
+ * polygon: Cyrus-Beck; a point, or two crossing segments: where they
+ * meet); each clipped point lifted back onto both features, kept up
  * to max(keep, dist + 1.5e-3 * extent), reduced to at most four (the
  * deepest snapped to dist, the farthest, then the most added area, twins
  * within 1e-6 dropped).
@@ -17,8 +18,9 @@
  * hull face's planarity or a second face nearly as aligned, the
  * separation filter, the snap of the deepest, the twin distance, the area
  * floor) the lane is not answered here and goes to the reference. So do
- * cylinders, cones, parallel segments (their common stretch hangs on
- * 1e-7 lateral offsets) and hull bands that are not a single vertex.
+ * parallel segments (their common stretch hangs on 1e-7 lateral offsets)
+ * and hull bands that are not a single vertex; a lane with a cylinder or
+ * a cone keeps its axis error (MG_CURVED_AXIS) from every threshold.
  *
  * Per lane, plain scalar float (no FMA, no libm beyond sqrtf): the same
  * bits at every width and on every target. */
@@ -155,6 +157,21 @@ static GJKB_INLINE float mg_max_sin(float margin, float band)
     return sqrtf(d * (2.0f - d));
 }
 
+static GJKB_INLINE void mg_point(mg_feat *f, float x, float y, float z, unsigned id)
+{
+    f->n = 1;
+    mg_put(f, 0, x, y, z, id);
+    f->key = mg_key(MG_VERTEX, id);
+}
+
+static GJKB_INLINE void mg_line(mg_feat *f, const float p[3], unsigned i, const float q[3], unsigned j, unsigned edge)
+{
+    f->n = 2;
+    mg_put(f, 0, p[0], p[1], p[2], i);
+    mg_put(f, 1, q[0], q[1], q[2], j);
+    f->key = mg_key(MG_EDGE, edge);
+}
+
 static GJKB_INLINE void mg_box_corner(const mg_side *s, unsigned id, float o[3])
 {
     o[0] = id & 1u ? s->h[0] : -s->h[0];
@@ -221,17 +238,12 @@ static GJKB_INLINE int mg_box(const mg_side *s, const float u[3], float max_sin,
         float p[3], q[3];
         mg_box_corner(s, lo, p);
         mg_box_corner(s, hi, q);
-        f->n = 2;
-        mg_put(f, 0, p[0], p[1], p[2], lo);
-        mg_put(f, 1, q[0], q[1], q[2], hi);
-        f->key = mg_key(MG_EDGE, mg_box_edge(lo, hi));
+        mg_line(f, p, lo, q, hi, mg_box_edge(lo, hi));
         return 1;
     }
     float p[3];
     mg_box_corner(s, base, p);
-    f->n = 1;
-    mg_put(f, 0, p[0], p[1], p[2], base);
-    f->key = mg_key(MG_VERTEX, base);
+    mg_point(f, p[0], p[1], p[2], base);
     return 1;
 }
 
@@ -242,10 +254,8 @@ static GJKB_INLINE int mg_capsule(const mg_side *s, const float u[3], float max_
     float len = mg_len(u), tilt = fabsf(u[2]) / len;
     int taken = mg_within(tilt, max_sin, s->slack), strict = mg_within(tilt, MG_FACE_SIN, s->slack);
     if (s->h[2] > 0.0f && (taken > 0 || strict > 0)) {
-        f->n = 2;
-        mg_put(f, 0, 0.0f, 0.0f, -s->h[2], 0);
-        mg_put(f, 1, 0.0f, 0.0f, s->h[2], 1);
-        f->key = mg_key(MG_EDGE, 0);
+        const float lo[3] = { 0.0f, 0.0f, -s->h[2] }, hi[3] = { 0.0f, 0.0f, s->h[2] };
+        mg_line(f, lo, 0, hi, 1, 0);
         return 1;
     }
     /* the end: known when the segment is clearly not taken (or is a
@@ -253,9 +263,7 @@ static GJKB_INLINE int mg_capsule(const mg_side *s, const float u[3], float max_
     if ((s->h[2] > 0.0f && (taken == 0 || strict == 0)) || tilt < s->slack)
         return 0;
     unsigned top = u[2] >= 0.0f;
-    f->n = 1;
-    mg_put(f, 0, 0.0f, 0.0f, top ? s->h[2] : -s->h[2], top);
-    f->key = mg_key(MG_VERTEX, top);
+    mg_point(f, 0.0f, 0.0f, top ? s->h[2] : -s->h[2], top);
     return 1;
 }
 
@@ -377,9 +385,7 @@ static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin
         if (i != best && !(below > (MG_FACE_SIN + s->slack) * mg_len(lat) + MG_SEP_EPS))
             return 0;
     }
-    f->n = 1;
-    mg_put(f, 0, top[0], top[1], top[2], (unsigned)best);
-    f->key = mg_key(MG_VERTEX, (unsigned)best & 0x3FFFu);
+    mg_point(f, top[0], top[1], top[2], (unsigned)best);
     return 1;
 }
 
@@ -393,21 +399,6 @@ static GJKB_INLINE void mg_rim(float r, float z, unsigned first, uint16_t key, m
     for (int k = 0; k < GJKB_CONTACT_RIM; k++)
         mg_put(f, k, r * c[k], r * c[(k + 6) % 8], z, first + (unsigned)k);
     f->key = key;
-}
-
-static GJKB_INLINE void mg_point(mg_feat *f, float x, float y, float z, unsigned id)
-{
-    f->n = 1;
-    mg_put(f, 0, x, y, z, id);
-    f->key = mg_key(MG_VERTEX, id);
-}
-
-static GJKB_INLINE void mg_line(mg_feat *f, const float p[3], unsigned i, const float q[3], unsigned j, unsigned edge)
-{
-    f->n = 2;
-    mg_put(f, 0, p[0], p[1], p[2], i);
-    mg_put(f, 1, q[0], q[1], q[2], j);
-    f->key = mg_key(MG_EDGE, edge);
 }
 
 /* Cylinder (radius rd, half height h[2]; the reference's ids: cap k's rim
@@ -516,9 +507,7 @@ static GJKB_INLINE int mg_feature(const mg_side *s, const float u[3], float band
     f->slack = s->slack;
     switch (s->kind) {
     case GJKB_SPHERE:
-        f->n = 1;
-        mg_put(f, 0, 0.0f, 0.0f, 0.0f, 0);
-        f->key = mg_key(MG_VERTEX, 0);
+        mg_point(f, 0.0f, 0.0f, 0.0f, 0);
         return 1;
     case GJKB_CAPSULE:
         return mg_capsule(s, u, max_sin, f);
