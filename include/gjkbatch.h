@@ -134,7 +134,8 @@ typedef struct gjkb_query {
     double max_distance;       /* distance and contact modes: a pair proven farther
                                   apart than this may stop early (see gjkb_results);
                                   0: no limit. Contact mode: separated pairs within
-                                  it get a speculative manifold */
+                                  it get a speculative manifold (every separated pair
+                                  with +INFINITY; none with 0) */
     /* Optional warm start: one axis per pair (world, from A to B, any
      * length), typically last frame's gjkb_results n. NULL: start from the
      * centre offset. A zero or non-finite axis falls back to the offset. */

@@ -79,6 +79,8 @@ typedef struct gjkb__params {
     uint32_t ref_max_iterations; /* the reference's bound (its own default) */
     double tolerance;      /* relative */
     double max_distance;   /* +INFINITY when unlimited */
+    int speculative;       /* contact mode with max_distance given (+INFINITY too):
+                              separated pairs within it get points */
 } gjkb__params;
 
 /* Records a message on ctx (may be NULL) and returns err. */

@@ -622,6 +622,7 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         .max_distance = (float)p->max_distance,
         .distance_mode = p->mode != GJKB_HIT,
         .contact = p->mode == GJKB_CONTACT,
+        .speculative = p->speculative,
         .max_iterations = p->max_iterations,
         .within_from = ctx->hull_within_from,
         .records = records,

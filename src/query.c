@@ -20,6 +20,7 @@ gjkb_error gjkb__params_resolve(gjkb_context *ctx, const gjkb_query *q, gjkb__pa
     out->max_distance = q && q->max_distance != 0.0 ? q->max_distance : INFINITY;
     if (!(out->max_distance > 0.0))
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "max_distance %g is not positive", out->max_distance);
+    out->speculative = out->mode == GJKB_CONTACT && q && q->max_distance != 0.0;
     if (q && (!q->warm_x != !q->warm_y || !q->warm_x != !q->warm_z))
         return gjkb__fail(ctx, GJKB_ERR_NULL, "warm_x, warm_y and warm_z must all be set or all NULL");
     return GJKB_OK;

@@ -1011,6 +1011,14 @@ static void test_speculative(void **state)
         r = one_pair(ctx, &a, &s, 0.1);
         check_pair("speculative sphere", &a, &s, &r, (expect){ 0.05, 0.1 });
         assert_int_equal(r.contact_count, 1);
+        /* +INFINITY, and a limit beyond float's range: every separated
+         * pair gets points, however far (0 stays "none") */
+        gjkb_shape far = tu_at(tu_box(0.5, 0.5, 0.5), 0.1, 0.2, 40.0);
+        r = one_pair(ctx, &a, &far, INFINITY);
+        check_pair("unlimited speculative", &a, &far, &r, (expect){ 39.0, INFINITY });
+        assert_int_equal(r.contact_count, 4);
+        r = one_pair(ctx, &a, &far, 1e300);
+        assert_int_equal(r.contact_count, 4);
         gjkb_destroy(ctx);
     }
 }

@@ -81,7 +81,7 @@ static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw 
 /* Points are kept up to the touching band, or max_distance when given. */
 static GJKB_INLINE fw ct_keep(const gjkb__world *w, const pack_w *k)
 {
-    return w->max_distance < INFINITY ? fw_max(k->tol, fw_mul(fw_splat(w->max_distance), k->inv_scale)) : k->tol;
+    return w->speculative ? fw_max(k->tol, fw_mul(fw_splat(w->max_distance), k->inv_scale)) : k->tol;
 }
 
 /* Lanes that are two boxes without margins. */
@@ -126,7 +126,7 @@ static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, const uint32_t *orde
 static GJKB_INLINE int ct_needs_points(const gjkb__world *w, const gjkb__lanes *l, uint32_t j)
 {
     return l->status[j] == K_OVERLAP ||
-           (l->status[j] == K_SEPARATED && w->max_distance < INFINITY && l->dist[j] <= w->max_distance);
+           (l->status[j] == K_SEPARATED && w->speculative && l->dist[j] <= w->max_distance);
 }
 
 /* Scratch lane arrays for the manifolds of a queue's lanes, and their

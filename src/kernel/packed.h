@@ -88,6 +88,8 @@ typedef struct gjkb__world {
     float tolerance, max_distance;
     int distance_mode;          /* distance or contact mode: witnesses and axis */
     int contact;                /* contact mode */
+    int speculative;            /* contact mode with max_distance given: points for
+                                   separated pairs within it (any, when +inf) */
     uint32_t max_iterations;
     int within_from;            /* hull support: within-hull vectorized for bundles whose
                                    longest hull has at least this many points, else

@@ -355,7 +355,7 @@ static ref_setup make_setup(const gjkb_context *ctx, const gjkb_shape *a, const 
     su.margin_b = margin_b * su.inv_unit;
     su.tol = p->tolerance * pair_scale * su.inv_unit;
     su.max_dist = p->max_distance * su.inv_unit; /* +inf stays +inf */
-    su.speculative = p->mode == GJKB_CONTACT && isfinite(p->max_distance);
+    su.speculative = p->speculative;
     return su;
 }
 
