@@ -307,7 +307,10 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
              * by up to about 1e-4 rad, to first order in the gap along it
              * where an edge or a rim touches; EPA's meets its depth */
             mw curved = mw_or(fw_gt(k.sa.c.rd, fw_zero()), fw_gt(k.sb.c.rd, fw_zero()));
-            rest = mw_andnot(rest, mw_andnot(curved, by_epa));
+            iw ka = iw_load(rw.lane_ka + o), kb = iw_load(rw.lane_kb + o);
+            mw ball = mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
+                            mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
+            rest = mw_andnot(rest, mw_andnot(curved, mw_or(by_epa, ball)));
             if (mw_any(rest)) {
                 mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, &ms, &gen);
                 ct_take_points(&mf, &ms, gen);
