@@ -118,7 +118,7 @@ const double depth_tol = 1e-5, peer_tol = 1e-3;
 // pair's scale (gjkbatch.h's accuracy for its float lanes).
 const double plain_dist_tol = 1e-4;
 
-bool is_box_workload(int w)
+[[maybe_unused]] bool is_box_workload(int w)   // unused without GJKB_PEERS
 {
     return w == WL_BOX_BOX || w == WL_BOX_REST;
 }
