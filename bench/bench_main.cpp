@@ -25,9 +25,23 @@
 // reference, up to about 1.5 s a call) on the first GJKB_BENCH_CONTACT_PAIRS
 // pairs (default all 65,536).
 //
+// Peers on the hit and distance queries: BM_ccd_gjk (libccd's default
+// (1,0,0) first direction), BM_ccd_gjk_centre (first direction: the centre
+// difference), BM_ccd_mpr, BM_bullet_gjk (btGjkPairDetector without a
+// penetration solver), BM_bullet_gjk_epa (with btGjkEpaPenetrationDepthSolver)
+// and the plain scalar float GJK of plain_gjk.c, BM_plain_gjk_hit (boolean,
+// triple products) and BM_plain_gjk_dist (signed volumes), which needs no
+// library and is always built. The plain rows add mismatch_out (verdicts
+// differing from the reference's outside the touching band, by the
+// reference's signed distance), limit (pairs that used every iteration)
+// and, for the distance one, dist_bad (pairs the reference separates outside
+// the band whose distance differs by more than 1e-4 of the pair's scale).
+//
 // Before the benchmarks a sanity pass checks the reference and each peer on
 // hand-made pairs with known answers, and compares every peer's verdicts
-// with the reference on every workload; --gjkb_no_sanity skips it.
+// with the reference on every workload (the plain GJK also its distances,
+// with a WARNING for any disagreement outside the touching band);
+// --gjkb_no_sanity skips it.
 //
 // Broadphase (broad_harness.h's scenes, boxes given directly):
 //   BM_broad/<scene>/<backend>/threads:<n>   one gjkb_find_pairs call
@@ -48,6 +62,7 @@
 
 #include "broad_harness.h"
 #include "harness.h"
+#include "plain_gjk.h"
 #ifdef GJKB_PEERS
 #include "peers.h"
 #endif
@@ -99,8 +114,11 @@ int contact_reps()
 // and a looser one that peers computing in float or with libccd's
 // absolute 1e-4 EPA tolerance can meet.
 const double depth_tol = 1e-5, peer_tol = 1e-3;
+// The plain float GJK's distances are checked to this, relative to the
+// pair's scale (gjkbatch.h's accuracy for its float lanes).
+const double plain_dist_tol = 1e-4;
 
-bool is_box_workload(int w)
+[[maybe_unused]] bool is_box_workload(int w)   // unused without GJKB_PEERS
 {
     return w == WL_BOX_BOX || w == WL_BOX_REST;
 }
@@ -120,7 +138,10 @@ struct Workload {
     bool have_ref_contact = false;
     std::vector<double> pdepth;     // scratch of penetration peers
     std::vector<uint8_t> pcount;
+    std::vector<double> ref_signed; // the reference's signed distance (NaN: undecided)
+    bool have_ref_signed = false;
     gjkb_context *ctx[GJKB_BACKEND_COUNT] = {};
+    plain_gjk *plain = nullptr;
 #ifdef GJKB_PEERS
     bench_ccd *ccd = nullptr;
     bench_bullet *bullet = nullptr;
@@ -133,6 +154,10 @@ struct Workload {
             gjkb_destroy(c);
             c = nullptr;
         }
+        plain_gjk_free(plain);
+        plain = nullptr;
+        ref_signed.clear();
+        have_ref_signed = false;
 #ifdef GJKB_PEERS
         bench_ccd_free(ccd);
         bench_bullet_free(bullet);
@@ -186,6 +211,11 @@ struct Workload {
             bench_verdicts(&out, ref_hit.data());
             have_ref = true;
         }
+        plain = plain_gjk_prepare(&set);
+        if (!plain) {
+            release();
+            return false;
+        }
 #ifdef GJKB_PEERS
         ccd = bench_ccd_prepare(&set);
         bullet = bench_bullet_prepare(&set);
@@ -219,6 +249,45 @@ struct Workload {
                      bench_workload_name(id), contact_pairs(), sec);
         have_ref_contact = true;
         return true;
+    }
+
+    // The reference's signed distance per pair (contact mode: minus the
+    // depth when overlapping), computed once (untimed): it tells which
+    // pairs lie in the touching band, where either verdict is right.
+    bool ensure_ref_signed()
+    {
+        if (have_ref_signed)
+            return true;
+        bench_out all{};
+        const bench_out *src = &all;
+        if (contact_pairs() == set.pair_count) {   // the contact rows' answers serve
+            if (!ensure_ref_contact())
+                return false;
+            src = &ref_contact;
+        } else {
+            gjkb_context *ref = gjkb_backend_available(GJKB_BACKEND_REFERENCE)
+                                    ? context(GJKB_BACKEND_REFERENCE) : nullptr;
+            if (!ref || bench_out_alloc(&all, set.pair_count) != 0)
+                return false;
+            if (bench_run(ref, &set, GJKB_CONTACT, &all) != GJKB_OK) {
+                bench_out_free(&all);
+                return false;
+            }
+        }
+        ref_signed.assign(set.pair_count, NAN);
+        for (uint32_t i = 0; i < set.pair_count; i++)
+            if (src->status[i] == GJKB_OVERLAP || src->status[i] == GJKB_SEPARATED)
+                ref_signed[i] = src->distance[i];
+        if (src == &all)
+            bench_out_free(&all);
+        have_ref_signed = true;
+        return true;
+    }
+
+    // Outside the touching band by the reference (needs ensure_ref_signed).
+    bool outside_band(uint32_t i) const
+    {
+        return std::fabs(ref_signed[i]) > GJKB_DEFAULT_TOLERANCE * scale[i];   // false for NaN
     }
 
     // Counts verdict disagreements with the reference (-1: no reference).
@@ -306,16 +375,80 @@ void bm_contact(benchmark::State &state, int w, gjkb_backend backend)
     state.counters["iters"] = bench_mean_iterations_first(&g_wl.out, n);
 }
 
+// ---- the plain scalar float GJK (plain_gjk.c) --------------------------
+
+// The plain GJK's agreement with the reference on one workload.
+struct PlainCheck {
+    uint32_t differ = 0;        // verdicts differing from the reference's hit query
+    uint32_t differ_out = 0;    // of those, outside the touching band
+    uint32_t dist_bad = 0;      // separated outside the band, distance off by > plain_dist_tol * scale
+    uint32_t dist_checked = 0;  // pairs whose distance was compared
+};
+
+// wl.hit holds the plain GJK's verdicts and, when dist is set, wl.dist its
+// distances. Needs wl.have_ref and wl.ensure_ref_signed().
+PlainCheck plain_check(const Workload &wl, bool dist)
+{
+    PlainCheck c;
+    for (uint32_t i = 0; i < wl.set.pair_count; i++) {
+        bool out = wl.outside_band(i);
+        if ((wl.hit[i] != 0) != (wl.ref_hit[i] != 0)) {
+            c.differ++;
+            c.differ_out += out;
+        }
+        if (dist && out && wl.ref_signed[i] > 0) {
+            c.dist_checked++;
+            c.dist_bad += !(std::fabs(wl.dist[i] - wl.ref_signed[i]) <= plain_dist_tol * wl.scale[i]);
+        }
+    }
+    return c;
+}
+
+uint32_t run_plain(Workload &wl, bool dist, uint32_t *limited)
+{
+    return dist ? plain_gjk_distance(wl.plain, wl.hit.data(), wl.dist.data(), limited)
+                : plain_gjk_hit(wl.plain, wl.hit.data(), limited);
+}
+
+void bm_plain(benchmark::State &state, int w, bool dist)
+{
+    if (!g_wl.load(w)) {
+        state.SkipWithError("out of memory building the workload");
+        return;
+    }
+    uint32_t hits = 0, limited = 0;
+    for (auto _ : state) {
+        hits = run_plain(g_wl, dist, &limited);
+        benchmark::DoNotOptimize(hits);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
+    state.counters["hits"] = hits;
+    state.counters["mismatch"] = g_wl.mismatches();
+    state.counters["limit"] = limited;
+    if (g_wl.have_ref && g_wl.ensure_ref_signed()) {   // untimed, after the loop
+        PlainCheck c = plain_check(g_wl, dist);
+        state.counters["mismatch_out"] = c.differ_out;
+        if (dist)
+            state.counters["dist_bad"] = c.dist_bad;
+    }
+}
+
 #ifdef GJKB_PEERS
-enum Peer { CCD_GJK, CCD_MPR, BULLET_GJK };
-const char *const peer_names[] = { "ccd_gjk", "ccd_mpr", "bullet_gjk" };
+// libccd GJK with its default (1,0,0) first direction and with the centre
+// difference; Bullet's pair detector without and with EPA.
+enum Peer { CCD_GJK, CCD_GJK_CENTRE, CCD_MPR, BULLET_GJK, BULLET_GJK_EPA };
+const char *const peer_names[] = { "ccd_gjk", "ccd_gjk_centre", "ccd_mpr", "bullet_gjk", "bullet_gjk_epa" };
+const Peer all_peers[] = { CCD_GJK, CCD_GJK_CENTRE, CCD_MPR, BULLET_GJK, BULLET_GJK_EPA };
 
 uint32_t run_peer(Workload &wl, Peer peer)
 {
     switch (peer) {
     case CCD_GJK: return bench_ccd_gjk(wl.ccd, wl.hit.data());
+    case CCD_GJK_CENTRE: return bench_ccd_gjk_centre(wl.ccd, wl.hit.data());
     case CCD_MPR: return bench_ccd_mpr(wl.ccd, wl.hit.data());
-    default: return bench_bullet_gjk(wl.bullet, wl.hit.data(), wl.dist.data());
+    case BULLET_GJK: return bench_bullet_gjk(wl.bullet, wl.hit.data(), wl.dist.data());
+    default: return bench_bullet_gjk_epa(wl.bullet, wl.hit.data(), wl.dist.data());
     }
 }
 
@@ -793,6 +926,30 @@ void register_broad()
 
 // ---- sanity ---------------------------------------------------------------
 
+// The plain GJK on the known pairs: verdicts of both queries, and
+// distances to plain_dist_tol of the pair's scale.
+template <class Report>
+void sanity_known_plain(const bench_set &s, const uint8_t *expect, const double *expect_dist, Report &report)
+{
+    const uint32_t n = s.pair_count;
+    std::vector<uint8_t> hit(n);
+    std::vector<double> dist(n), scale(n);
+    plain_gjk *plain = plain_gjk_prepare(&s);
+    if (!plain) {
+        std::fprintf(stderr, "sanity: out of memory\n");
+        return;
+    }
+    bench_pair_scales(&s, scale.data());
+    plain_gjk_hit(plain, hit.data(), nullptr);
+    report("plain GJK (hit)", bench_mismatches(hit.data(), expect, n));
+    plain_gjk_distance(plain, hit.data(), dist.data(), nullptr);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += !(hit[i] == expect[i] && std::fabs(dist[i] - expect_dist[i]) <= plain_dist_tol * scale[i]);
+    report("plain GJK (distance)", bad);
+    plain_gjk_free(plain);
+}
+
 // Known pairs: the reference and each peer against exact answers.
 void sanity_known()
 {
@@ -842,24 +999,33 @@ void sanity_known()
     bench_out_free(&out);
     gjkb_destroy(ctx);
 
+    sanity_known_plain(s, expect, expect_dist, report);
+
 #ifdef GJKB_PEERS
     bench_ccd *ccd = bench_ccd_prepare(&s);
     bench_bullet *bullet = bench_bullet_prepare(&s);
     if (ccd && bullet) {
         bench_ccd_gjk(ccd, hit.data());
         report("libccd GJK", bench_mismatches(hit.data(), expect, n));
+        bench_ccd_gjk_centre(ccd, hit.data());
+        report("libccd GJK (centre start)", bench_mismatches(hit.data(), expect, n));
         bench_ccd_mpr(ccd, hit.data());
         report("libccd MPR", bench_mismatches(hit.data(), expect, n));
         std::vector<double> dist(n);
-        bench_bullet_gjk(bullet, hit.data(), dist.data());
-        uint32_t bad = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            // Bullet computes in float
-            bool ok = hit[i] == expect[i] &&
-                      (expect[i] || std::fabs(dist[i] - expect_dist[i]) <= 1e-3);
-            bad += !ok;
+        for (int epa = 0; epa < 2; epa++) {
+            if (epa)
+                bench_bullet_gjk_epa(bullet, hit.data(), dist.data());
+            else
+                bench_bullet_gjk(bullet, hit.data(), dist.data());
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                // Bullet computes in float
+                bool ok = hit[i] == expect[i] &&
+                          (expect[i] || std::fabs(dist[i] - expect_dist[i]) <= 1e-3);
+                bad += !ok;
+            }
+            report(epa ? "Bullet GJK with EPA (verdict and distance)" : "Bullet GJK (verdict and distance)", bad);
         }
-        report("Bullet GJK (verdict and distance)", bad);
     } else {
         std::fprintf(stderr, "sanity: out of memory\n");
     }
@@ -869,6 +1035,36 @@ void sanity_known()
     std::free(expect);
     std::free(expect_dist);
     bench_set_free(&s);
+}
+
+// The plain GJK against the reference's signed distances on the loaded
+// workload: a disagreement outside the touching band is a bug (WARNING).
+void sanity_plain(int w)
+{
+    const char *name = bench_workload_name(w);
+    if (!g_wl.ensure_ref_signed()) {
+        std::fprintf(stderr, "WARNING sanity: %s: no reference distances for the plain GJK\n", name);
+        return;
+    }
+    const uint32_t n = g_wl.set.pair_count;
+    for (bool dist : { false, true }) {
+        uint32_t limited = 0;
+        run_plain(g_wl, dist, &limited);
+        PlainCheck c = plain_check(g_wl, dist);
+        std::string line = std::string("sanity: ") + name + ": plain GJK " + (dist ? "distance" : "hit") +
+                           ": verdicts agree on " + std::to_string(n - c.differ) + " of " + std::to_string(n) +
+                           " (" + std::to_string(c.differ_out) + " differing outside the touching band), " +
+                           std::to_string(limited) + " at the iteration limit";
+        if (dist)
+            line += "; distances within " + std::to_string(plain_dist_tol) + " of the scale on " +
+                    std::to_string(c.dist_checked - c.dist_bad) + " of " + std::to_string(c.dist_checked) +
+                    " separated pairs";
+        std::fprintf(stderr, "%s\n", line.c_str());
+        if (c.differ_out || c.dist_bad)
+            std::fprintf(stderr, "WARNING sanity: %s: the plain GJK (%s) disagrees with the reference outside "
+                         "the touching band: %u verdicts, %u distances\n",
+                         name, dist ? "distance" : "hit", c.differ_out, c.dist_bad);
+    }
 }
 
 // Every workload: each available backend and peer against the reference.
@@ -906,14 +1102,19 @@ void sanity_workloads()
             }
         }
 #ifdef GJKB_PEERS
-        for (Peer p : { CCD_GJK, CCD_MPR, BULLET_GJK }) {
+        for (Peer p : all_peers) {
             run_peer(g_wl, p);
             note(peer_names[p]);
         }
 #endif
+        for (bool dist : { false, true }) {
+            run_plain(g_wl, dist, nullptr);
+            note(dist ? "plain_gjk_dist" : "plain_gjk_hit");
+        }
         std::fprintf(stderr, "%s\n", line.c_str());
         for (const std::string &msg : warnings)
             std::fprintf(stderr, "WARNING sanity: %s: %s\n", bench_workload_name(w), msg.c_str());
+        sanity_plain(w);
     }
     g_wl.release();
 }
@@ -965,20 +1166,26 @@ void register_all()
             }
         }
 #ifdef GJKB_PEERS
-        for (Peer p : { CCD_GJK, CCD_MPR, BULLET_GJK }) {
+        for (Peer p : all_peers) {
             std::string name = std::string("BM_") + peer_names[p] + "/" + wl;
             benchmark::RegisterBenchmark(name.c_str(), [w, p](benchmark::State &st) {
                 bm_peer(st, w, p);
             })->Unit(benchmark::kMillisecond);
         }
 #endif
+        for (bool dist : { false, true }) {
+            std::string name = std::string(dist ? "BM_plain_gjk_dist/" : "BM_plain_gjk_hit/") + wl;
+            benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
+                bm_plain(st, w, dist);
+            })->Unit(benchmark::kMillisecond);
+        }
         register_contact(w);
     }
     register_broad();
     benchmark::AddCustomContext("gjkb_backends", backends);
     benchmark::AddCustomContext("gjkb_pairs_per_batch", std::to_string(BENCH_PAIRS));
 #ifdef GJKB_PEERS
-    benchmark::AddCustomContext("gjkb_peers", "libccd,bullet,ode");
+    benchmark::AddCustomContext("gjkb_peers", "libccd,bullet,ode,plain_gjk");
 #endif
     benchmark::AddCustomContext("gjkb_contact_pairs", std::to_string(contact_pairs()));
     benchmark::AddCustomContext("gjkb_contact_repetitions", std::to_string(contact_reps()));

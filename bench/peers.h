@@ -25,8 +25,12 @@ typedef struct bench_ccd bench_ccd;
 /* NULL when out of memory. The set must outlive the result. */
 bench_ccd *bench_ccd_prepare(const bench_set *s);
 void bench_ccd_free(bench_ccd *p);
-/* ccdGJKIntersect / ccdMPRIntersect on every pair. */
+/* ccdGJKIntersect / ccdMPRIntersect on every pair. bench_ccd_gjk keeps
+ * libccd's default first direction (1,0,0); bench_ccd_gjk_centre starts
+ * from the centre difference (B's centre minus A's). MPR always starts from
+ * the centres (center1/center2; it ignores first_dir). */
 uint32_t bench_ccd_gjk(const bench_ccd *p, uint8_t *hit);
+uint32_t bench_ccd_gjk_centre(const bench_ccd *p, uint8_t *hit);
 uint32_t bench_ccd_mpr(const bench_ccd *p, uint8_t *hit);
 /* ccdGJKPenetration (GJK then EPA) / ccdMPRPenetration. */
 uint32_t bench_ccd_gjk_pen(const bench_ccd *p, uint32_t n, double *depth, uint8_t *count);
@@ -40,6 +44,10 @@ void bench_bullet_free(bench_bullet *p);
  * every pair. dist may be NULL; else it gets Bullet's distance for separated
  * pairs and 0 for overlapping ones. */
 uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double *dist);
+/* The same with btGjkEpaPenetrationDepthSolver attached to the pair
+ * detector, as Bullet's convex-convex algorithm runs it: overlapping pairs
+ * also get EPA's depth (dist 0 all the same). */
+uint32_t bench_bullet_gjk_epa(const bench_bullet *p, uint8_t *hit, double *dist);
 /* btGjkEpaSolver2::Penetration on every pair. */
 uint32_t bench_bullet_epa(const bench_bullet *p, uint32_t n, double *depth, uint8_t *count);
 /* btBoxBoxDetector (up to 4 points) on box-box pairs; other pairs get

@@ -7,14 +7,17 @@
 // default to a 0.04 margin (rounded, inflated shapes), so their margins are
 // set to 0 here and every shape is the exact solid gjkbatch sees.
 //
-// No penetration-depth solver is attached, so the cost is GJK alone, as for
-// gjkbatch's distance query. Bullet hands two cases to that solver, and both
-// count as overlap here: no result at all (the simplex enclosed the origin),
-// and a core distance below gGjkEpaPenetrationTolerance, where Bullet's
-// float GJK stops trusting its own distance (deep overlaps end there with a
-// tiny positive distance). Bullet has no boolean-only GJK entry point
+// bench_bullet_gjk attaches no penetration-depth solver, so the cost is GJK
+// alone, as for gjkbatch's distance query ("without penetration solver" in
+// the tables). Bullet hands two cases to that solver, and both count as
+// overlap here: no result at all (the simplex enclosed the origin), and a
+// core distance below gGjkEpaPenetrationTolerance, where Bullet's float GJK
+// stops trusting its own distance (deep overlaps end there with a tiny
+// positive distance). bench_bullet_gjk_epa attaches
+// btGjkEpaPenetrationDepthSolver, as btConvexConvexAlgorithm does, and so
+// pays EPA on those pairs. Bullet has no boolean-only GJK entry point
 // (btGjkPairDetector in Bullet 3 runs an intersection pass and then always
-// the distance GJK), so it is benchmarked for distance only.
+// the distance GJK): its verdicts come from the distance query.
 //
 // Penetration: btGjkEpaSolver2::Penetration (GJK, then EPA) with margins,
 // which makes a sphere or capsule its full rounded self; box-box manifolds:
@@ -25,6 +28,7 @@
 #include <btBulletCollisionCommon.h>
 #include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpa2.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
 #include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
@@ -113,13 +117,16 @@ extern "C" void bench_bullet_free(bench_bullet *p)
     delete p;
 }
 
-extern "C" uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double *dist)
+// One btGjkPairDetector per pair, with the given penetration solver (or
+// none).
+static uint32_t bullet_gjk_run(const bench_bullet *p, btConvexPenetrationDepthSolver *solver, uint8_t *hit,
+                               double *dist)
 {
     btVoronoiSimplexSolver simplex;   // reset by every query
     uint32_t hits = 0;
     for (uint32_t i = 0; i < p->pair_count; i++) {
         uint32_t a = p->pa[i], b = p->pb[i];
-        btGjkPairDetector gjk(p->shape[a], p->shape[b], &simplex, nullptr);
+        btGjkPairDetector gjk(p->shape[a], p->shape[b], &simplex, solver);
         btGjkPairDetector::ClosestPointInput in;
         btPointCollector out;
         in.m_transformA = p->xf[a];
@@ -133,6 +140,17 @@ extern "C" uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double
             dist[i] = h ? 0.0 : (double)out.m_distance;
     }
     return hits;
+}
+
+extern "C" uint32_t bench_bullet_gjk(const bench_bullet *p, uint8_t *hit, double *dist)
+{
+    return bullet_gjk_run(p, nullptr, hit, dist);
+}
+
+extern "C" uint32_t bench_bullet_gjk_epa(const bench_bullet *p, uint8_t *hit, double *dist)
+{
+    btGjkEpaPenetrationDepthSolver epa;   // stateless
+    return bullet_gjk_run(p, &epa, hit, dist);
 }
 
 extern "C" uint32_t bench_bullet_epa(const bench_bullet *p, uint32_t n, double *depth, uint8_t *count)

@@ -24,7 +24,7 @@ struct bench_ccd {
     ccd_body *bodies;
     double *hull_pts[WL_HULLS];
     uint32_t hull_count;
-    ccd_t gjk, mpr;
+    ccd_t gjk, gjk_centre, mpr;
 };
 
 static void ccd_local_support(const ccd_body *b, const double d[3], double out[3])
@@ -89,6 +89,19 @@ static void ccd_center(const void *obj, ccd_vec3_t *c)
 {
     const ccd_body *b = obj;
     c->v[0] = b->pos[0]; c->v[1] = b->pos[1]; c->v[2] = b->pos[2];
+}
+
+/* ccd_t.first_dir for the centre start: B's centre minus A's, the direction
+ * from A - B's centre towards the origin, where the first support point
+ * decides the most. (The default, ccdFirstDirDefault, is (1,0,0). MPR does
+ * not use first_dir: its portal starts from center1 - center2.) */
+static void ccd_first_dir_centre(const void *obj1, const void *obj2, ccd_vec3_t *dir)
+{
+    const ccd_body *a = obj1, *b = obj2;
+    for (int i = 0; i < 3; i++)
+        dir->v[i] = b->pos[i] - a->pos[i];
+    if (dir->v[0] == 0 && dir->v[1] == 0 && dir->v[2] == 0)
+        dir->v[0] = 1;
 }
 
 static void ccd_body_init(ccd_body *b, const bench_set *s, const bench_ccd *p, uint32_t i)
@@ -156,18 +169,30 @@ bench_ccd *bench_ccd_prepare(const bench_set *s)
      * (a pair still undecided then counts as not overlapping) */
     p->gjk.max_iterations = GJKB_DEFAULT_MAX_ITERATIONS;
     p->mpr = p->gjk;
+    p->gjk_centre = p->gjk;
+    p->gjk_centre.first_dir = ccd_first_dir_centre;
     return p;
 }
 
-uint32_t bench_ccd_gjk(const bench_ccd *p, uint8_t *hit)
+static uint32_t ccd_gjk_run(const bench_ccd *p, const ccd_t *c, uint8_t *hit)
 {
     uint32_t hits = 0;
     for (uint32_t i = 0; i < p->pair_count; i++) {
-        int h = ccdGJKIntersect(&p->bodies[p->pa[i]], &p->bodies[p->pb[i]], &p->gjk) != 0;
+        int h = ccdGJKIntersect(&p->bodies[p->pa[i]], &p->bodies[p->pb[i]], c) != 0;
         hit[i] = (uint8_t)h;
         hits += (uint32_t)h;
     }
     return hits;
+}
+
+uint32_t bench_ccd_gjk(const bench_ccd *p, uint8_t *hit)
+{
+    return ccd_gjk_run(p, &p->gjk, hit);
+}
+
+uint32_t bench_ccd_gjk_centre(const bench_ccd *p, uint8_t *hit)
+{
+    return ccd_gjk_run(p, &p->gjk_centre, hit);
 }
 
 uint32_t bench_ccd_mpr(const bench_ccd *p, uint8_t *hit)

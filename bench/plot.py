@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """plot.py - turns a gjkb_bench JSON file (Google Benchmark output) into
 <same name>.png (pairs/s per workload, grouped by implementation, log scale,
-drawn by gnuplot) and <same name>.md (Markdown tables: Mpairs/s, speed-ups
-against the reference, scalar and libccd GJK columns of the same run, and
-verdict agreement). Contact mode (BM_query/<workload>/contact/<backend>
+drawn by gnuplot) and <same name>.md (Markdown tables: Mpairs/s, each
+workload's best peer of the run named with gjkbatch's ratio to it and the
+slower peers beside it, the width-1 build against the plain scalar GJK,
+speed-ups against the reference, scalar and libccd GJK columns of the same
+run, and verdict agreement). Contact mode (BM_query/<workload>/contact/<backend>
 and the penetration peers) gets its own panel and section: Mpairs/s,
 speed-ups, mean contact points and agreement with the reference's contact
 answers. Broadphase results (BM_broad, BM_bullet_dbvt,
@@ -26,9 +28,13 @@ import tempfile
 
 BACKENDS = ["reference", "scalar", "sse4", "avx2", "avx512", "neon"]
 PEERS = {  # benchmark family -> (column label, query it answers)
-    "BM_ccd_gjk": ("libccd GJK", "hit"),
+    "BM_plain_gjk_hit": ("plain GJK (triple products)", "hit"),
+    "BM_ccd_gjk": ("libccd GJK (default start)", "hit"),
+    "BM_ccd_gjk_centre": ("libccd GJK (centre start)", "hit"),
     "BM_ccd_mpr": ("libccd MPR", "hit"),
-    "BM_bullet_gjk": ("Bullet GJK", "distance"),
+    "BM_plain_gjk_dist": ("plain GJK (signed volumes)", "distance"),
+    "BM_bullet_gjk": ("Bullet GJK (no pen. solver)", "distance"),
+    "BM_bullet_gjk_epa": ("Bullet GJK+EPA", "distance"),
     "BM_ccd_gjk_pen": ("libccd GJK-EPA", "contact"),
     "BM_ccd_mpr_pen": ("libccd MPR pen", "contact"),
     "BM_bullet_epa": ("Bullet GJK-EPA", "contact"),
@@ -41,12 +47,17 @@ MANIFOLD_PEERS = ("Bullet box-box", "ODE box-box")
 # One colour per implementation, the same in both panels.
 COLOURS = {
     "reference": "#7f7f7f", "scalar": "#8c564b", "sse4": "#1f77b4", "avx2": "#ff7f0e",
-    "avx512": "#d62728", "neon": "#2ca02c", "libccd GJK": "#9467bd", "libccd MPR": "#c5b0d5",
-    "Bullet GJK": "#17becf", "libccd GJK-EPA": "#9467bd", "libccd MPR pen": "#c5b0d5",
+    "avx512": "#d62728", "neon": "#2ca02c", "libccd GJK (default start)": "#9467bd",
+    "libccd GJK (centre start)": "#6b4c9a", "libccd MPR": "#c5b0d5", "plain GJK (triple products)": "#e377c2",
+    "plain GJK (signed volumes)": "#e377c2", "Bullet GJK (no pen. solver)": "#17becf",
+    "Bullet GJK+EPA": "#0f7f8a", "libccd GJK-EPA": "#9467bd", "libccd MPR pen": "#c5b0d5",
     "Bullet GJK-EPA": "#17becf", "Bullet box-box": "#9edae5", "ODE box-box": "#bcbd22",
 }
-CCD = "libccd GJK"
-BULLET = "Bullet GJK"
+CCD = "libccd GJK (default start)"
+BULLET = "Bullet GJK (no pen. solver)"
+# The plain scalar float GJK of bench/plain_gjk.c, per query: what the
+# width-1 build is compared with.
+PLAIN = {"hit": "plain GJK (triple products)", "distance": "plain GJK (signed volumes)"}
 
 
 # gnuplot settings both charts share: clustered bars on a log scale.
@@ -115,6 +126,8 @@ def load(path):
             "mismatch": b.get("mismatch"),
             "iters": b.get("iters"),
             "lane_util": b.get("lane_util"),
+            "mismatch_out": b.get("mismatch_out"),
+            "dist_bad": b.get("dist_bad"),
             **{k: b.get(k) for k in CONTACT_COUNTERS},
             "query": query,
             "backend": backend,
@@ -208,13 +221,78 @@ def query_section(rows, workloads, columns, query):
         out += ratio_table(rows, workloads, [c for c in cols if c != scalar], lambda c: scalar, "vs scalar")
     if query != "contact" and CCD in columns:
         out += ratio_table(rows, workloads, [c for c in cols if c != CCD], lambda c: CCD,
-                           "vs libccd GJK (intersection test)")
+                           "vs libccd GJK with its default (1,0,0) first direction (its slowest configuration)")
     if query == "distance" and BULLET in columns and own:
-        out += ratio_table(rows, workloads, own, lambda c: BULLET, "vs Bullet GJK")
+        out += ratio_table(rows, workloads, own, lambda c: BULLET, "vs Bullet GJK without penetration solver")
     for peer in ("libccd GJK-EPA", "Bullet GJK-EPA"):
         if query == "contact" and peer in columns and own:
             out += ratio_table(rows, workloads, own, lambda c, p=peer: p, f"vs {peer}")
     return out, cols
+
+
+def query_peers(columns, query):
+    """Peers that answer a query: a distance peer answers the hit query too
+    (its verdict), so it competes there."""
+    return [lab for lab, q in PEERS.values() if lab in columns and (q == query or (query == "hit" and q == "distance"))]
+
+
+def best_peer_section(rows, workloads, columns, query):
+    """Per workload the fastest peer of the run, named, gjkbatch's ratio to
+    it, the width-1 build's ratio to the plain scalar GJK, and the slower
+    peers beside it."""
+    peers = query_peers(columns, query)
+    own = [c for c in ordered(columns, query)[0] if not c.endswith("/reference")]
+    if not peers or not own:
+        return []
+    plain, scalar = PLAIN.get(query), f"{query}/scalar"
+    lines, per_col, per_plain = [], {c: [] for c in own}, []
+    for wl in workloads:
+        speeds = sorted(((mpairs(rows, wl, p), p) for p in peers if mpairs(rows, wl, p)), reverse=True)
+        if not speeds or not any(mpairs(rows, wl, c) for c in own):
+            continue
+        best_mp, best = speeds[0]
+        mark = " †" if query == "hit" and rows_query(rows, best) == "distance" else ""
+        cells = [wl, f"{best}{mark} {fmt(best_mp)}"]
+        for c in own:
+            m = mpairs(rows, wl, c)
+            per_col[c].append(m / best_mp if m else None)
+            cells.append(f"{fmt(m)} ({fmt(m / best_mp)}×)" if m else "–")
+        a, b = mpairs(rows, wl, scalar), mpairs(rows, wl, plain) if plain else None
+        per_plain.append(a / b if a and b else None)
+        cells.append(fmt(a / b) + "×" if a and b else "–")
+        cells.append(", ".join(f"{p} {fmt(m)}" for m, p in speeds[1:]) or "–")
+        lines.append(cells)
+    if not lines:
+        return []
+    gm = [(fmt(geomean(per_col[c])) + "×") if geomean(per_col[c]) else "–" for c in own]
+    lines.append(["**geomean**", ""] + gm + [(fmt(geomean(per_plain)) + "×") if geomean(per_plain) else "–", ""])
+    note = (" † answers the distance query (its verdict serves the hit query)." if query == "hit" else "")
+    return ([f"### Against the best peer of this run ({query})", "",
+             "Mpairs/s. Each gjkbatch cell: its Mpairs/s and (its ratio to the best peer). "
+             f"\"width 1 / plain\": the width-1 build over the plain scalar float GJK ({plain})." + note, ""]
+            + table(["workload", "best peer, Mpairs/s"] + [f"{c}" for c in own] +
+                    ["width 1 / plain", "slower peers"], lines) + [""])
+
+
+def plain_agreement(rows, workloads):
+    """The plain GJK's agreement counters against the reference."""
+    cols = [PLAIN["hit"], PLAIN["distance"]]
+    if not any(rows.get((wl, c)) for wl in workloads for c in cols):
+        return []
+    out = ["## Plain scalar GJK against the reference", "",
+           "Each cell: verdicts differing from the reference's / of those, outside the touching band "
+           "(by the reference's signed distance) / pairs at the 64-iteration limit; the distance query "
+           "adds distances off by more than 1e-4 of the pair's scale (separated pairs outside the band).", ""]
+    lines = []
+    for wl in workloads:
+        cells = [wl]
+        for c, keys in ((cols[0], ("mismatch", "mismatch_out", "limit")),
+                        (cols[1], ("mismatch", "mismatch_out", "limit", "dist_bad"))):
+            r = rows.get((wl, c)) or {}
+            vals = [r.get(k) for k in keys]
+            cells.append(" / ".join(f"{v:.0f}" for v in vals) if all(v is not None for v in vals) else "–")
+        lines.append(cells)
+    return out + table(["workload"] + cols, lines) + [""]
 
 
 def verdict_agreement(rows, workloads, cols):
@@ -285,18 +363,25 @@ def markdown(name, context, workloads, columns, rows):
     out = header(name, context)
     out += ["Throughput of one whole `gjkb_query_batch` call (validation, packing, kernel, scatter) over "
             "the batch, in millions of pairs per second, median of the repetitions, one core. "
-            "libccd answers the hit query (GJK and MPR intersection tests), Bullet the distance query "
-            "(btGjkPairDetector, no penetration solver), on the same pairs. Contact mode asks for every "
+            "Peers on the same pairs: a plain scalar float GJK written in the bench (bench/plain_gjk.c: "
+            "boolean with triple products for the hit query, signed volumes for the distance query), libccd "
+            "(GJK intersection test with its default (1,0,0) first direction and with the centre difference, "
+            "MPR) and Bullet's btGjkPairDetector without a penetration solver and with "
+            "btGjkEpaPenetrationDepthSolver. Every ratio is also stated against the best peer of the run. "
+            "Contact mode asks for every "
             "result and manifold array; its peers are libccd's and Bullet's penetration solvers and the "
             "box-box manifolds of Bullet and ODE. Speed-ups compare columns of this one run.", ""]
     all_cols = []
     for query in QUERIES:
         lines, cols = query_section(rows, workloads, columns, query)
+        if lines:   # the best peer first, under the query's heading
+            lines[2:2] = best_peer_section(rows, workloads, columns, query)
         out += lines
         all_cols += cols
     verdict_cols = [c for c in all_cols if rows_query(rows, c) != "contact"]
     if verdict_cols:
         out += verdict_agreement(rows, workloads, verdict_cols)
+    out += plain_agreement(rows, workloads)
     out += contact_agreement(rows, workloads, columns)
 
     iter_cols = [c for c in all_cols if "/" in c]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run.sh - builds the benchmark (Release, with the libccd, Bullet and ODE peers)
+# run.sh - builds the benchmark (Release, with the libccd, Bullet and ODE peers
+# and the plain scalar float GJK of plain_gjk.c)
 # in build-bench/, runs it pinned to one core with 5 repetitions (medians
 # reported), and writes bench/results/<machine>-<date>.json, .png and .md
 # (with -broad.png for the broadphase). The broadphase part takes about six

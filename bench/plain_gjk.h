@@ -1,0 +1,48 @@
+/* plain_gjk.h - the scalar float GJK a user writes in an afternoon and
+ * compares gjkbatch against: one pair at a time, no SIMD, no batching.
+ *
+ * Two queries on a bench_set's pairs:
+ *   hit       boolean GJK with triple products (the classic line, triangle
+ *             and tetrahedron case analysis), on the rounded shapes (a
+ *             sphere is a point plus its radius inside the support).
+ *   distance  GJK with the signed-volume sub-algorithm on the cores, the
+ *             radii (sphere, capsule, margins) subtracted afterwards; 0 when
+ *             overlapping.
+ * Every kind gjkbatch has: sphere, capsule, box, cylinder, cone, hull
+ * (linear scan over its points). At most PLAIN_GJK_MAX_ITER support
+ * evaluations per pair; a pair still undecided then counts as overlapping
+ * (the conservative answer, as a broadphase would take it).
+ *
+ * The prepare step (untimed) builds per pair the pair-local transform, B
+ * in A's frame, as float rotation matrix and offset (the offset subtracted
+ * in double, as gjkbatch does), and the pair's scale for the tolerances. */
+#ifndef GJKB_BENCH_PLAIN_GJK_H
+#define GJKB_BENCH_PLAIN_GJK_H
+
+#include "harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PLAIN_GJK_MAX_ITER 64
+
+typedef struct plain_gjk plain_gjk;
+
+/* NULL when out of memory. The set must outlive the result (hull points are
+ * read from it). */
+plain_gjk *plain_gjk_prepare(const bench_set *s);
+void plain_gjk_free(plain_gjk *p);
+
+/* Boolean GJK on every pair: hit[i] 0/1. Returns the overlaps; *limited
+ * (may be NULL) gets the pairs that used every iteration. */
+uint32_t plain_gjk_hit(const plain_gjk *p, uint8_t *hit, uint32_t *limited);
+/* Distance GJK on every pair: dist[i] the distance (0 when overlapping: a
+ * gap within 1e-6 of the pair's scale, gjkbatch's touching band), hit[i]
+ * the verdict. Returns the overlaps. */
+uint32_t plain_gjk_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint32_t *limited);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
