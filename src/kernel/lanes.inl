@@ -63,7 +63,7 @@ static GJKB_INLINE void ls_push(lane_queue *q, const float *spill, unsigned bits
         iw ids = lane ? iw_loadu((const int32_t *)(const void *)lane)
                       : iw_add(iw_splat((int32_t)first), iw_lane_index());
         iw_storeu((int32_t *)(void *)&q->lane[q->n], iw_compress(m, ids));
-        q->n += (uint32_t)__builtin_popcount(bits);
+        q->n += gjkb_popcount(bits);
     }
 #else
     for (int i = 0; bits; i++, bits >>= 1) {

@@ -309,7 +309,7 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
         if (!mw_any(t.active))
             break;
         lt_advance(&st, &t, a, pa, band2, da, dd, last, distance_mode, final);
-        if (!resume && __builtin_popcount(mw_bits(t.active)) * GJKB_K_PAUSE <= GJKB_W)
+        if (!resume && (int)gjkb_popcount(mw_bits(t.active)) * GJKB_K_PAUSE <= GJKB_W)
             break;
     }
     return lt_finish(c, &pk, &st, &t, handover, distance_mode, final);

@@ -83,7 +83,7 @@ static inline bool sw_emit(sw_out *o, uint32_t i, uint32_t j, unsigned hits)
     mw m = mw_from_bits(hits & ~drop);
     iw_storeu((int32_t *)(void *)(o->a + o->count), iw_compress(m, iw_min(me, ids)));
     iw_storeu((int32_t *)(void *)(o->b + o->count), iw_compress(m, iw_max(me, ids)));
-    uint32_t n = (uint32_t)__builtin_popcount(hits & ~drop);
+    uint32_t n = gjkb_popcount(hits & ~drop);
     o->count += n;
     o->room -= n;
 #else

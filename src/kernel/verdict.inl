@@ -29,7 +29,7 @@ typedef struct loop_call {
 static GJKB_INLINE void count_step(gjkb__counts *c, mw active)
 {
     c->bundle_steps++;
-    c->lane_steps += (uint64_t)__builtin_popcount(mw_bits(active));
+    c->lane_steps += (uint64_t)gjkb_popcount(mw_bits(active));
 }
 
 /* The lanes' status and iterations, and the call's step counts. */

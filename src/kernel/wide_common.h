@@ -10,6 +10,19 @@
 
 #include <math.h>
 
+/* Set bits of a lane mask's bits. SSE4.1 has no POPCNT (it came with
+ * SSE4.2): without it GCC calls libgcc's table loop, so the bit count. */
+static inline uint32_t gjkb_popcount(uint32_t x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return (uint32_t)__builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+#endif
+}
+
 /* ---- records --------------------------------------------------------------
  * fw_load_records(base, idx, out): lane i of out[k] is base[16 idx_i + k],
  * k < 16: each lane's 64-byte aligned record, transposed into rows in
