@@ -73,7 +73,9 @@ static pv disk_support(float r, pv d)
     return v3(d.x * k, d.y * k, 0);
 }
 
-static inline float pick(float d, float e) { return d >= 0 ? e : -e; }
+/* e with d's sign: copysignf compiles to bit operations, where a ?: on
+ * d >= 0 became a branch taken at random (a box support's three signs). */
+static inline float pick(float d, float e) { return copysignf(e, d); }
 
 static inline pv core_support(const pg_shape *s, pv d)
 {
