@@ -46,7 +46,13 @@ static inline pv vcross(pv a, pv b)
 }
 /* (a x b) x a: the part of b perpendicular to a, scaled by |a|^2 */
 static inline pv vtriple(pv a, pv b) { return vcross(vcross(a, b), a); }
-static inline float vcomp(pv a, int i) { return i == 0 ? a.x : i == 1 ? a.y : a.z; }
+/* Component i, indexed rather than chosen by ?: (the axis is data, and
+ * branches on it were mispredicted). */
+static inline float vcomp(pv a, int i)
+{
+    const float c[3] = { a.x, a.y, a.z };
+    return c[i];
+}
 
 /* ---- supports ------------------------------------------------------------ */
 
@@ -358,11 +364,10 @@ static void sx_keep_closer(pg_simplex *best, float *best_d2, const pg_simplex *c
     }
 }
 
-/* Twice the signed area of (p, q, r) projected on the plane normal to
- * axis k. */
-static float area2(pv p, pv q, pv r, int k)
+/* Twice the signed area of (p, q, r) projected on the plane of axes i, j
+ * (normal to axis k, i = k + 1 and j = k + 2 mod 3). */
+static inline float area2(pv p, pv q, pv r, int i, int j)
 {
-    int i = (k + 1) % 3, j = (k + 2) % 3;
     return (vcomp(q, i) - vcomp(p, i)) * (vcomp(r, j) - vcomp(p, j)) -
            (vcomp(q, j) - vcomp(p, j)) * (vcomp(r, i) - vcomp(p, i));
 }
@@ -377,11 +382,12 @@ static void sv_triangle(pv a, pv b, pv c, pg_simplex *out)
         /* the origin's projection on the plane, and areas in the
          * coordinate plane where the triangle's shadow is largest */
         pv p = vscale(nrm, vdot(a, nrm) / nn);
-        int k = major_axis(nrm);
-        mu = area2(a, b, c, k);
-        cof[0] = area2(p, b, c, k);
-        cof[1] = area2(a, p, c, k);
-        cof[2] = area2(a, b, p, k);
+        static const int next[3] = { 1, 2, 0 };
+        int i = next[major_axis(nrm)], j = next[i];
+        mu = area2(a, b, c, i, j);
+        cof[0] = area2(p, b, c, i, j);
+        cof[1] = area2(a, p, c, i, j);
+        cof[2] = area2(a, b, p, i, j);
         if (same_sign(mu, cof[0]) && same_sign(mu, cof[1]) && same_sign(mu, cof[2])) {
             for (int i = 0; i < 3; i++)
                 out->w[i] = v[i];
