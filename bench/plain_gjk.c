@@ -392,8 +392,8 @@ static void sv_triangle(pv a, pv b, pv c, pg_simplex *out)
         cof[1] = area2(a, p, c, i, j);
         cof[2] = area2(a, b, p, i, j);
         if (same_sign(mu, cof[0]) && same_sign(mu, cof[1]) && same_sign(mu, cof[2])) {
-            for (int i = 0; i < 3; i++)
-                out->w[i] = v[i];
+            for (int m = 0; m < 3; m++)
+                out->w[m] = v[m];
             out->v = p;
             out->n = 3;
             return;
