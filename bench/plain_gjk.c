@@ -1,6 +1,9 @@
 /* plain_gjk.c - a plain scalar float GJK (see plain_gjk.h). Written for the
- * benchmark as a user would write it: readable, one pair at a time, float
- * throughout, no tricks beyond a precomputed pair-local transform. */
+ * benchmark as a competent user would write it: readable, one pair at a
+ * time, float throughout, a precomputed pair-local transform, and the usual
+ * care in the hot loop (branch-free support signs, one square root per
+ * support, no division per iteration), but no SIMD and no batching: the
+ * honest scalar baseline of issue 18. */
 #include "plain_gjk.h"
 
 #include <math.h>
@@ -23,6 +26,7 @@ typedef struct pg_pair {
     pg_shape a, b;
     float r[3][3];       /* B's local frame to A's */
     pv t;                /* B's centre in A's frame */
+    float radius;        /* a.radius + b.radius: the hit query rounds A - B once */
     float scale;         /* sum of the bounding radii */
 } pg_pair;
 
@@ -45,23 +49,29 @@ static inline pv vcross(pv a, pv b)
 }
 /* (a x b) x a: the part of b perpendicular to a, scaled by |a|^2 */
 static inline pv vtriple(pv a, pv b) { return vcross(vcross(a, b), a); }
-static inline float vcomp(pv a, int i) { return i == 0 ? a.x : i == 1 ? a.y : a.z; }
+/* Component i, indexed rather than chosen by ?: (the axis is data, and
+ * branches on it were mispredicted). */
+static inline float vcomp(pv a, int i)
+{
+    const float c[3] = { a.x, a.y, a.z };
+    return c[i];
+}
 
 /* ---- supports ------------------------------------------------------------ */
 
+/* The hull's point furthest along d: a linear scan (hulls have points). */
 static pv hull_support(const pg_shape *s, pv d)
 {
-    const float *p = s->pts;
-    float best = -INFINITY;
-    uint32_t bi = 0;
-    for (uint32_t i = 0; i < s->n; i++) {
-        float dot = p[3 * i] * d.x + p[3 * i + 1] * d.y + p[3 * i + 2] * d.z;
-        if (dot > best) {
-            best = dot;
-            bi = i;
+    const float *p = s->pts, *best = p, *end = p + 3 * (size_t)s->n;
+    float best_dot = p[0] * d.x + p[1] * d.y + p[2] * d.z;
+    for (p += 3; p < end; p += 3) {
+        float dot = p[0] * d.x + p[1] * d.y + p[2] * d.z;
+        if (dot > best_dot) {
+            best_dot = dot;
+            best = p;
         }
     }
-    return v3(p[3 * bi], p[3 * bi + 1], p[3 * bi + 2]);
+    return v3(best[0], best[1], best[2]);
 }
 
 /* A disk of radius r in the local XY plane, along d's XY part. */
@@ -72,19 +82,22 @@ static pv disk_support(float r, pv d)
     return v3(d.x * k, d.y * k, 0);
 }
 
-static pv core_support(const pg_shape *s, pv d)
+/* e with d's sign: copysignf compiles to bit operations, where a ?: on
+ * d >= 0 became a branch taken at random (a box support's three signs). */
+static inline float pick(float d, float e) { return copysignf(e, d); }
+
+static inline pv core_support(const pg_shape *s, pv d)
 {
     switch (s->core) {
     case PG_POINT:
         return v3(0, 0, 0);
     case PG_SEGMENT:
-        return v3(0, 0, d.z >= 0 ? s->e[2] : -s->e[2]);
+        return v3(0, 0, pick(d.z, s->e[2]));
     case PG_BOX:
-        return v3(d.x >= 0 ? s->e[0] : -s->e[0], d.y >= 0 ? s->e[1] : -s->e[1],
-                  d.z >= 0 ? s->e[2] : -s->e[2]);
+        return v3(pick(d.x, s->e[0]), pick(d.y, s->e[1]), pick(d.z, s->e[2]));
     case PG_CYLINDER: {
         pv p = disk_support(s->e[0], d);
-        p.z = d.z >= 0 ? s->e[2] : -s->e[2];
+        p.z = pick(d.z, s->e[2]);
         return p;
     }
     case PG_CONE: {   /* the apex or a point of the base rim, whichever is further */
@@ -97,44 +110,43 @@ static pv core_support(const pg_shape *s, pv d)
     }
 }
 
-/* The rounded shape: the core's support plus the radius along d. */
-static pv full_support(const pg_shape *s, pv d)
-{
-    pv p = core_support(s, d);
-    if (s->radius > 0) {
-        float len = sqrtf(vdot(d, d));
-        if (len > 0)
-            p = vadd(p, vscale(d, s->radius / len));
-    }
-    return p;
-}
-
-/* B's support in A's frame: the direction turned into B's frame (R^T d),
- * the point turned back and offset. */
-static pv b_support(const pg_pair *q, pv d, int rounded)
+/* B's core support along -d, in A's frame: the direction turned into B's
+ * frame (-R^T d), the point turned back and offset. */
+static inline pv b_support(const pg_pair *q, pv d)
 {
     const float (*r)[3] = q->r;
-    pv db = v3(r[0][0] * d.x + r[1][0] * d.y + r[2][0] * d.z,
-               r[0][1] * d.x + r[1][1] * d.y + r[2][1] * d.z,
-               r[0][2] * d.x + r[1][2] * d.y + r[2][2] * d.z);
-    pv p = rounded ? full_support(&q->b, db) : core_support(&q->b, db);
+    if (q->b.core == PG_POINT)   /* a sphere's centre: nothing to turn */
+        return q->t;
+    pv db = v3(-(r[0][0] * d.x + r[1][0] * d.y + r[2][0] * d.z),
+               -(r[0][1] * d.x + r[1][1] * d.y + r[2][1] * d.z),
+               -(r[0][2] * d.x + r[1][2] * d.y + r[2][2] * d.z));
+    pv p = core_support(&q->b, db);
     return v3(q->t.x + r[0][0] * p.x + r[0][1] * p.y + r[0][2] * p.z,
               q->t.y + r[1][0] * p.x + r[1][1] * p.y + r[1][2] * p.z,
               q->t.z + r[2][0] * p.x + r[2][1] * p.y + r[2][2] * p.z);
 }
 
-/* The Minkowski difference A - B along d. */
-static pv md_support(const pg_pair *q, pv d, int rounded)
+/* The cores' Minkowski difference A - B along d (d != 0). */
+static inline pv core_md_support(const pg_pair *q, pv d)
 {
-    pv a = rounded ? full_support(&q->a, d) : core_support(&q->a, d);
-    return vsub(a, b_support(q, vneg(d), rounded));
+    return vsub(core_support(&q->a, d), b_support(q, d));
+}
+
+/* The rounded shapes' difference: both radii in one step along d, one
+ * square root per support instead of one per rounded shape. */
+static inline pv md_support(const pg_pair *q, pv d)
+{
+    pv w = core_md_support(q, d);
+    if (q->radius > 0)
+        w = vadd(w, vscale(d, q->radius / sqrtf(vdot(d, d))));
+    return w;
 }
 
 /* ---- boolean GJK: triple products ---------------------------------------
  * s[0] is the newest point; each case keeps the feature whose Voronoi
  * region holds the origin and points d at it. */
 
-static void bool_line(pv *s, int *n, pv *d)
+static inline void bool_line(pv *s, int *n, pv *d)
 {
     pv ab = vsub(s[1], s[0]), ao = vneg(s[0]);
     if (vdot(ab, ao) > 0) {
@@ -145,7 +157,7 @@ static void bool_line(pv *s, int *n, pv *d)
     }
 }
 
-static void bool_triangle(pv *s, int *n, pv *d)
+static inline void bool_triangle(pv *s, int *n, pv *d)
 {
     pv a = s[0], b = s[1], c = s[2];
     pv ab = vsub(b, a), ac = vsub(c, a), ao = vneg(a), abc = vcross(ab, ac);
@@ -171,7 +183,7 @@ static void bool_triangle(pv *s, int *n, pv *d)
 
 /* The outward normal of face (a, b, c) of a tetrahedron whose fourth
  * vertex is o: away from o, whatever the winding. */
-static pv face_out(pv a, pv b, pv c, pv o)
+static inline pv face_out(pv a, pv b, pv c, pv o)
 {
     pv nrm = vcross(vsub(b, a), vsub(c, a));
     return vdot(nrm, vsub(o, a)) > 0 ? vneg(nrm) : nrm;
@@ -185,13 +197,34 @@ static float feature_d2(pv a, pv d)
     return k * k / vdot(d, d);
 }
 
-/* 1 when the tetrahedron holds the origin. Else the origin is beyond one
- * face or more (never bcd: the last direction pointed from it towards the
- * origin); the triangle case of each such face finds that face's closest
- * feature, and the closest of them is kept. (Taking the first face the
- * origin is beyond, as the classic write-up does, can cycle forever: seen
- * on box-box and hull64 pairs up to 3% of their scale apart.) */
-static int bool_tetra(pv *s, int *n, pv *d)
+/* The classic tetrahedron case: 1 when it holds the origin, else the
+ * triangle case on the first face the origin is beyond (never bcd: the
+ * last direction pointed from it towards the origin). */
+static int bool_tetra_first(pv *s, int *n, pv *d)
+{
+    const pv a = s[0], b = s[1], c = s[2], e = s[3], ao = vneg(a);
+    if (vdot(face_out(a, b, c, e), ao) > 0) {
+        *n = 3;
+    } else if (vdot(face_out(a, c, e, b), ao) > 0) {
+        s[1] = c;
+        s[2] = e;
+        *n = 3;
+    } else if (vdot(face_out(a, e, b, c), ao) > 0) {
+        s[1] = e;
+        s[2] = b;
+        *n = 3;
+    } else {
+        return 1;
+    }
+    bool_triangle(s, n, d);
+    return 0;
+}
+
+/* The robust tetrahedron case, for pairs the classic one did not settle:
+ * the triangle case on every face the origin is beyond, the closest
+ * feature kept. (The first face can cycle forever: seen on box-box and
+ * hull64 pairs up to 3% of their scale apart.) */
+static int bool_tetra_closest(pv *s, int *n, pv *d)
 {
     const pv a = s[0], b = s[1], c = s[2], e = s[3], ao = vneg(a);
     const pv faces[3][3] = { { a, b, c }, { a, c, e }, { a, e, b } };
@@ -223,35 +256,44 @@ static int bool_tetra(pv *s, int *n, pv *d)
     return 0;
 }
 
+/* Support evaluations after which the classic tetrahedron case gives way
+ * to the robust one (typical pairs need 2 to 6). */
+#define PG_CLASSIC_ITER 16
+
 /* 1: overlap (or touching, or undecided after the bound: *limit set). */
 static int bool_gjk(const pg_pair *q, int *limit)
 {
     /* the origin this close to the simplex's feature touches the shapes:
      * gjkbatch's touching band (without it an origin on a segment of the
-     * simplex, as between two overlapping spheres, cycles forever) */
-    const float tol = 1e-6f * q->scale;
+     * simplex, as between two overlapping spheres, cycles forever);
+     * squared and times |d|^2, so no division per iteration */
+    const float tol2 = 1e-12f * q->scale * q->scale;
     pv s[4], d = q->t;   /* towards the origin from A - B's centre */
     int n = 1;
     if (vdot(d, d) == 0)
         d = v3(1, 0, 0);
-    s[0] = md_support(q, d, 1);
+    s[0] = md_support(q, d);
     d = vneg(s[0]);
     *limit = 0;
     for (int it = 1; it < PLAIN_GJK_MAX_ITER; it++) {
-        if (vdot(d, d) == 0 || feature_d2(s[0], d) <= tol * tol)
+        float dd = vdot(d, d), k = vdot(s[0], d);
+        if (dd == 0 || k * k <= tol2 * dd)
             return 1;
-        pv w = md_support(q, d, 1);
+        pv w = md_support(q, d);
         if (vdot(w, d) < 0)
             return 0;   /* d separates */
-        for (int k = n; k > 0; k--)
-            s[k] = s[k - 1];
+        s[n] = s[n - 1];   /* w goes first, the rest move up one */
+        if (n > 1)
+            s[n - 1] = s[n - 2];
+        if (n > 2)
+            s[1] = s[0];
         s[0] = w;
         n++;
         if (n == 2)
             bool_line(s, &n, &d);
         else if (n == 3)
             bool_triangle(s, &n, &d);
-        else if (bool_tetra(s, &n, &d))
+        else if (it < PG_CLASSIC_ITER ? bool_tetra_first(s, &n, &d) : bool_tetra_closest(s, &n, &d))
             return 1;
     }
     *limit = 1;
@@ -325,11 +367,10 @@ static void sx_keep_closer(pg_simplex *best, float *best_d2, const pg_simplex *c
     }
 }
 
-/* Twice the signed area of (p, q, r) projected on the plane normal to
- * axis k. */
-static float area2(pv p, pv q, pv r, int k)
+/* Twice the signed area of (p, q, r) projected on the plane of axes i, j
+ * (normal to axis k, i = k + 1 and j = k + 2 mod 3). */
+static inline float area2(pv p, pv q, pv r, int i, int j)
 {
-    int i = (k + 1) % 3, j = (k + 2) % 3;
     return (vcomp(q, i) - vcomp(p, i)) * (vcomp(r, j) - vcomp(p, j)) -
            (vcomp(q, j) - vcomp(p, j)) * (vcomp(r, i) - vcomp(p, i));
 }
@@ -344,14 +385,15 @@ static void sv_triangle(pv a, pv b, pv c, pg_simplex *out)
         /* the origin's projection on the plane, and areas in the
          * coordinate plane where the triangle's shadow is largest */
         pv p = vscale(nrm, vdot(a, nrm) / nn);
-        int k = major_axis(nrm);
-        mu = area2(a, b, c, k);
-        cof[0] = area2(p, b, c, k);
-        cof[1] = area2(a, p, c, k);
-        cof[2] = area2(a, b, p, k);
+        static const int next[3] = { 1, 2, 0 };
+        int i = next[major_axis(nrm)], j = next[i];
+        mu = area2(a, b, c, i, j);
+        cof[0] = area2(p, b, c, i, j);
+        cof[1] = area2(a, p, c, i, j);
+        cof[2] = area2(a, b, p, i, j);
         if (same_sign(mu, cof[0]) && same_sign(mu, cof[1]) && same_sign(mu, cof[2])) {
-            for (int i = 0; i < 3; i++)
-                out->w[i] = v[i];
+            for (int m = 0; m < 3; m++)
+                out->w[m] = v[m];
             out->v = p;
             out->n = 3;
             return;
@@ -427,14 +469,14 @@ static float core_distance(const pg_pair *q, int *limit)
     const float eps = 1e-5f * q->scale;
     pg_simplex s;
     pv d = vdot(q->t, q->t) > 0 ? q->t : v3(1, 0, 0);
-    pv v = md_support(q, d, 0);   /* the first vertex, furthest towards the origin */
+    pv v = core_md_support(q, d);   /* the first vertex, furthest towards the origin */
     float vv = vdot(v, v);
     sx_one(&s, v);
     *limit = 0;
     if (vv == 0)
         return 0;
     for (int it = 1; it < PLAIN_GJK_MAX_ITER; it++) {
-        pv w = md_support(q, vneg(v), 0);
+        pv w = core_md_support(q, vneg(v));
         /* |v| - (v.w)/|v| bounds the error of |v| as the distance */
         if (vv - vdot(v, w) <= eps * sqrtf(vv))
             return sqrtf(vv);
@@ -538,6 +580,7 @@ plain_gjk *plain_gjk_prepare(const bench_set *s)
         pg_pair *q = &p->pairs[i];
         q->scale = shape_init(&q->a, s, s->pa[i]) + shape_init(&q->b, s, s->pb[i]);
         pair_frame(q, s, s->pa[i], s->pb[i]);
+        q->radius = q->a.radius + q->b.radius;
     }
     return p;
 }

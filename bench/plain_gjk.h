@@ -4,7 +4,10 @@
  * Two queries on a bench_set's pairs:
  *   hit       boolean GJK with triple products (the classic line, triangle
  *             and tetrahedron case analysis), on the rounded shapes (a
- *             sphere is a point plus its radius inside the support).
+ *             sphere is a point plus its radius: both radii go into the
+ *             Minkowski difference's support in one step). A pair still
+ *             undecided after 16 supports switches to a closest-feature
+ *             tetrahedron case (the classic one can cycle).
  *   distance  GJK with the signed-volume sub-algorithm on the cores, the
  *             radii (sphere, capsule, margins) subtracted afterwards; 0 when
  *             overlapping.
