@@ -410,6 +410,26 @@ uint32_t run_plain(Workload &wl, bool dist, uint32_t *limited)
                 : plain_gjk_hit(wl.plain, wl.hit.data(), limited);
 }
 
+// The plain GJK with its per-pair set-up timed (plain_gjk_hit_whole):
+// the same input as one whole gjkb_query_batch call.
+void bm_plain_whole(benchmark::State &state, int w, bool dist)
+{
+    if (!g_wl.load(w)) {
+        state.SkipWithError("out of memory building the workload");
+        return;
+    }
+    uint32_t hits = 0;
+    for (auto _ : state) {
+        hits = dist ? plain_gjk_distance_whole(&g_wl.set, g_wl.hit.data(), g_wl.dist.data())
+                    : plain_gjk_hit_whole(&g_wl.set, g_wl.hit.data());
+        benchmark::DoNotOptimize(hits);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
+    state.counters["hits"] = hits;
+    state.counters["mismatch"] = g_wl.mismatches();
+}
+
 void bm_plain(benchmark::State &state, int w, bool dist)
 {
     if (!g_wl.load(w)) {
@@ -1177,6 +1197,10 @@ void register_all()
             std::string name = std::string(dist ? "BM_plain_gjk_dist/" : "BM_plain_gjk_hit/") + wl;
             benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
                 bm_plain(st, w, dist);
+            })->Unit(benchmark::kMillisecond);
+            name = std::string(dist ? "BM_plain_gjk_dist_whole/" : "BM_plain_gjk_hit_whole/") + wl;
+            benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
+                bm_plain_whole(st, w, dist);
             })->Unit(benchmark::kMillisecond);
         }
         register_contact(w);

@@ -565,6 +565,14 @@ static void pair_frame(pg_pair *q, const bench_set *s, uint32_t a, uint32_t b)
     q->t = v3(t[0], t[1], t[2]);
 }
 
+/* Pair i's set-up: the shapes, B's frame in A's, the radii and scale. */
+static void pair_setup(pg_pair *q, const bench_set *s, uint32_t i)
+{
+    q->scale = shape_init(&q->a, s, s->pa[i]) + shape_init(&q->b, s, s->pb[i]);
+    pair_frame(q, s, s->pa[i], s->pb[i]);
+    q->radius = q->a.radius + q->b.radius;
+}
+
 plain_gjk *plain_gjk_prepare(const bench_set *s)
 {
     plain_gjk *p = calloc(1, sizeof *p);
@@ -577,10 +585,7 @@ plain_gjk *plain_gjk_prepare(const bench_set *s)
         return NULL;
     }
     for (uint32_t i = 0; i < s->pair_count; i++) {
-        pg_pair *q = &p->pairs[i];
-        q->scale = shape_init(&q->a, s, s->pa[i]) + shape_init(&q->b, s, s->pb[i]);
-        pair_frame(q, s, s->pa[i], s->pb[i]);
-        q->radius = q->a.radius + q->b.radius;
+        pair_setup(&p->pairs[i], s, i);
     }
     return p;
 }
@@ -625,5 +630,34 @@ uint32_t plain_gjk_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint
     }
     if (limited)
         *limited = lim;
+    return hits;
+}
+
+uint32_t plain_gjk_hit_whole(const bench_set *s, uint8_t *hit)
+{
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < s->pair_count; i++) {
+        pg_pair q;
+        int limit;
+        pair_setup(&q, s, i);
+        hit[i] = (uint8_t)bool_gjk(&q, &limit);
+        hits += hit[i];
+    }
+    return hits;
+}
+
+uint32_t plain_gjk_distance_whole(const bench_set *s, uint8_t *hit, double *dist)
+{
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < s->pair_count; i++) {
+        pg_pair q;
+        int limit;
+        pair_setup(&q, s, i);
+        float gap = core_distance(&q, &limit) - q.a.radius - q.b.radius;
+        int h = gap <= 1e-6f * q.scale;
+        hit[i] = (uint8_t)h;
+        dist[i] = h ? 0.0 : (double)gap;
+        hits += (uint32_t)h;
+    }
     return hits;
 }

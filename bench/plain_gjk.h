@@ -45,6 +45,13 @@ uint32_t plain_gjk_hit(const plain_gjk *p, uint8_t *hit, uint32_t *limited);
  * the verdict. Returns the overlaps. */
 uint32_t plain_gjk_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint32_t *limited);
 
+/* Both queries again with the prepare step's per-pair set-up (rotation
+ * matrices from the quaternions, B's frame in A's, shape decode) inside
+ * the loop, from the set's bodies as gjkb_query_batch gets them: the
+ * plain loop's cost for the same input as one whole gjkbatch call. */
+uint32_t plain_gjk_hit_whole(const bench_set *s, uint8_t *hit);
+uint32_t plain_gjk_distance_whole(const bench_set *s, uint8_t *hit, double *dist);
+
 #ifdef __cplusplus
 }
 #endif

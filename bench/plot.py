@@ -33,6 +33,8 @@ PEERS = {  # benchmark family -> (column label, query it answers)
     "BM_ccd_gjk_centre": ("libccd GJK (centre start)", "hit"),
     "BM_ccd_mpr": ("libccd MPR", "hit"),
     "BM_plain_gjk_dist": ("plain GJK (signed volumes)", "distance"),
+    "BM_plain_gjk_hit_whole": ("plain GJK (triple products), set-up timed", "hit"),
+    "BM_plain_gjk_dist_whole": ("plain GJK (signed volumes), set-up timed", "distance"),
     "BM_bullet_gjk": ("Bullet GJK (no pen. solver)", "distance"),
     "BM_bullet_gjk_epa": ("Bullet GJK+EPA", "distance"),
     "BM_ccd_gjk_pen": ("libccd GJK-EPA", "contact"),

@@ -551,7 +551,7 @@ ref_depth gjkb__ref_epa(const ref_pair *pr, const ref_simplex *s, uint32_t budge
     ref_vertex t[4];
     for (int i = 0; i < s->n; i++)
         t[i] = s->v[i];
-    ref_vec flat;
+    ref_vec flat = vec(1.0, 0.0, 0.0);   /* no simplex: the start's axis */
     uint32_t it = 0;
     int dim = s->n > 0 ? grow(pr, t, s->n, &flat, &it) : 0;
     if (dim == 0) {
