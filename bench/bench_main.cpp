@@ -410,41 +410,42 @@ uint32_t run_plain(Workload &wl, bool dist, uint32_t *limited)
                 : plain_gjk_hit(wl.plain, wl.hit.data(), limited);
 }
 
+// One workload's timed loop of a peer: run() answers every pair and
+// returns the overlaps; the hits and the verdict mismatches are counters.
+// False (the state skipped) when the workload could not be built.
+template <typename Run> bool bm_timed(benchmark::State &state, int w, Run run)
+{
+    if (!g_wl.load(w)) {
+        state.SkipWithError("out of memory building the workload");
+        return false;
+    }
+    uint32_t hits = 0;
+    for (auto _ : state) {
+        hits = run();
+        benchmark::DoNotOptimize(hits);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
+    state.counters["hits"] = hits;
+    state.counters["mismatch"] = g_wl.mismatches();
+    return true;
+}
+
 // The plain GJK with its per-pair set-up timed (plain_gjk_hit_whole):
 // the same input as one whole gjkb_query_batch call.
 void bm_plain_whole(benchmark::State &state, int w, bool dist)
 {
-    if (!g_wl.load(w)) {
-        state.SkipWithError("out of memory building the workload");
-        return;
-    }
-    uint32_t hits = 0;
-    for (auto _ : state) {
-        hits = dist ? plain_gjk_distance_whole(&g_wl.set, g_wl.hit.data(), g_wl.dist.data())
+    bm_timed(state, w, [dist] {
+        return dist ? plain_gjk_distance_whole(&g_wl.set, g_wl.hit.data(), g_wl.dist.data())
                     : plain_gjk_hit_whole(&g_wl.set, g_wl.hit.data());
-        benchmark::DoNotOptimize(hits);
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
-    state.counters["hits"] = hits;
-    state.counters["mismatch"] = g_wl.mismatches();
+    });
 }
 
 void bm_plain(benchmark::State &state, int w, bool dist)
 {
-    if (!g_wl.load(w)) {
-        state.SkipWithError("out of memory building the workload");
+    uint32_t limited = 0;
+    if (!bm_timed(state, w, [dist, &limited] { return run_plain(g_wl, dist, &limited); }))
         return;
-    }
-    uint32_t hits = 0, limited = 0;
-    for (auto _ : state) {
-        hits = run_plain(g_wl, dist, &limited);
-        benchmark::DoNotOptimize(hits);
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
-    state.counters["hits"] = hits;
-    state.counters["mismatch"] = g_wl.mismatches();
     state.counters["limit"] = limited;
     if (g_wl.have_ref && g_wl.ensure_ref_signed()) {   // untimed, after the loop
         PlainCheck c = plain_check(g_wl, dist);
@@ -453,6 +454,8 @@ void bm_plain(benchmark::State &state, int w, bool dist)
             state.counters["dist_bad"] = c.dist_bad;
     }
 }
+
+
 
 #ifdef GJKB_PEERS
 // libccd GJK with its default (1,0,0) first direction and with the centre
@@ -474,20 +477,9 @@ uint32_t run_peer(Workload &wl, Peer peer)
 
 void bm_peer(benchmark::State &state, int w, Peer peer)
 {
-    if (!g_wl.load(w)) {
-        state.SkipWithError("out of memory building the workload");
-        return;
-    }
-    uint32_t hits = 0;
-    for (auto _ : state) {
-        hits = run_peer(g_wl, peer);
-        benchmark::DoNotOptimize(hits);
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(state.iterations() * (int64_t)g_wl.set.pair_count);
-    state.counters["hits"] = hits;
-    state.counters["mismatch"] = g_wl.mismatches();
+    bm_timed(state, w, [peer] { return run_peer(g_wl, peer); });
 }
+
 
 // Penetration peers. The manifold ones (box-box only) give several points.
 enum PenPeer { CCD_GJK_PEN, CCD_MPR_PEN, BULLET_EPA, BULLET_BOXBOX, ODE_BOXBOX };
