@@ -184,6 +184,18 @@ def _col(arr, k):
     return _addr(arr) + k * arr.strides[1]
 
 
+def _limit(value, name):
+    """A number >= 0 where +inf means "no limit" (NaN refused)."""
+    return np.inf if _is_pos_inf(value) else _finite(value, name)
+
+
+def _is_pos_inf(value):
+    try:
+        return float(value) == np.inf
+    except (TypeError, ValueError):
+        return False
+
+
 def _finite(value, name, lo=0.0):
     try:
         v = float(value)
@@ -665,8 +677,8 @@ class Context:
         q.max_iterations = int(max_iterations)
         q.tolerance = tolerance if tolerance.__class__ is float and 0 <= tolerance < np.inf \
             else _finite(tolerance, "tolerance")
-        q.max_distance = max_distance if max_distance.__class__ is float and 0 <= max_distance < np.inf \
-            else _finite(max_distance, "max_distance")
+        q.max_distance = max_distance if max_distance.__class__ is float and 0 <= max_distance <= np.inf \
+            else _limit(max_distance, "max_distance")
         self._query_key = key
         return q
 
@@ -680,6 +692,7 @@ class Context:
         mode            "hit", "distance" or "contact"
         max_distance    distance/contact: pairs proven farther may stop early
                         (0: no limit); contact: speculative points within it
+                        (inf: for every separated pair; 0: none)
         tolerance       relative touching tolerance (0: 1e-6)
         max_iterations  per pair (0: the library's default)
         warm            (m, 3) float64 warm-start axes, e.g. last call's n

@@ -166,6 +166,11 @@ def test_max_distance_and_speculative_contacts(rng):
     assert (con.manifold.count[within] >= 1).all()
     assert (con.manifold.separation[within, 0] > 0).all()
     assert (con.manifold.count[sep & (con.distance > 0.2 * 1.001)] == 0).all()
+    every = ctx.query(bodies, a, b, mode="contact", max_distance=float("inf"))
+    sep = every.status == gjkbatch.SEPARATED
+    assert sep.any() and (every.manifold.count[sep] >= 1).all()
+    with pytest.raises(ValueError, match="max_distance"):
+        ctx.query(bodies, a, b, mode="contact", max_distance=float("nan"))
 
 
 def test_warm_start_gives_the_same_answers(rng):
