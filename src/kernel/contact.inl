@@ -305,7 +305,9 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
             mw rest = mw_andnot(trusted, mw_or(ok, one)), gen;
             /* on a cylinder's or cone's curved core, GJK's float axis is off
              * by up to about 1e-4 rad, to first order in the gap along it
-             * where an edge or a rim touches; EPA's meets its depth */
+             * where an edge or a rim touches; EPA's meets its depth.
+             * Against a sphere's or a capsule's core (a point or a
+             * segment) ct_axis_off's check above is enough */
             mw curved = mw_or(fw_gt(k.sa.c.rd, fw_zero()), fw_gt(k.sb.c.rd, fw_zero()));
             iw ka = iw_load(rw.lane_ka + o), kb = iw_load(rw.lane_kb + o);
             mw ball = mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
