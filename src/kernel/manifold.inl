@@ -644,7 +644,7 @@ static GJKB_INLINE float mg_short(const mg_feat *f)
  * p, its ends each s's vertex or edge against p's face or edge. */
 static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *p, int s_is_a, mg_cand *out)
 {
-    float tmin = 0.0f, tmax = 1.0f;
+    float tmin = 0.0f, tmax = 1.0f, umin = 0.0f, umax = 0.0f;
     int emin = -1, emax = -1;
     for (int j = 0; j < p->n; j++) {
         int k = (j + 1) % p->n;
@@ -658,13 +658,19 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
         float along = (MG_ALONG > p->blur ? MG_ALONG : p->blur) * el;
         if (fabsf(f0) <= along && fabsf(f1) <= along)
             return -1;
+        /* the axis error moves the crossing along s by blur over the
+         * sine of the angle s crosses the edge at (in t: blur el / df) */
+        float df = fabsf(f0 - f1), ut = p->blur > 0.0f ? p->blur * el / df : 0.0f;
         if (f0 < 0.0f && f0 / (f0 - f1) > tmin)
-            tmin = f0 / (f0 - f1), emin = j;
+            tmin = f0 / (f0 - f1), emin = j, umin = ut;
         else if (f1 < 0.0f && f0 / (f0 - f1) < tmax)
-            tmax = f0 / (f0 - f1), emax = j;
+            tmax = f0 / (f0 - f1), emax = j, umax = ut;
     }
     if (tmax < tmin)
         return 0;
+    /* a stretch the axis error could close (or open) is not decided here */
+    if (tmax - tmin < 4.0f * (umin + umax))
+        return -1;
     int count = 0;
     const float t[2] = { tmin, tmax };
     const int e[2] = { emin, emax };
