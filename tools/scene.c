@@ -184,22 +184,29 @@ double scene_pair_scale(const scene *s, uint32_t pair)
 
 /* ---- pair file output ------------------------------------------------------ */
 
-static int write_body(const scene *s, FILE *out, uint32_t i)
+int scene_write_shape(FILE *out, const gjkb_shape *s)
 {
-    gjkb_kind kind = (gjkb_kind)s->kind[i];
-    fputs(gjkb_kind_name(kind), out);
-    switch (kind) {
-    case GJKB_SPHERE: fprintf(out, " %.9g", s->sx[i]); break;
-    case GJKB_BOX: fprintf(out, " %.9g %.9g %.9g", s->sx[i], s->sy[i], s->sz[i]); break;
+    fputs(gjkb_kind_name(s->kind), out);
+    switch (s->kind) {
+    case GJKB_SPHERE: fprintf(out, " %.9g", s->size[0]); break;
+    case GJKB_BOX: fprintf(out, " %.9g %.9g %.9g", s->size[0], s->size[1], s->size[2]); break;
     case GJKB_CAPSULE:
     case GJKB_CYLINDER:
-    case GJKB_CONE: fprintf(out, " %.9g %.9g", s->sx[i], s->sz[i]); break;
-    default: fprintf(out, " %lu", (unsigned long)s->hull[i]); break;
+    case GJKB_CONE: fprintf(out, " %.9g %.9g", s->size[0], s->size[2]); break;
+    default: fprintf(out, " %lu", (unsigned long)s->hull); break;
     }
-    if (s->margin[i] != 0.0f)
-        fprintf(out, " margin %.9g", s->margin[i]);
-    return fprintf(out, "  %.17g %.17g %.17g  %.9g %.9g %.9g %.9g", s->px[i], s->py[i], s->pz[i], s->qw[i],
-                   s->qx[i], s->qy[i], s->qz[i]) < 0 ? -1 : 0;
+    if (s->margin != 0.0f)
+        fprintf(out, " margin %.9g", s->margin);
+    return fprintf(out, "  %.17g %.17g %.17g  %.9g %.9g %.9g %.9g", s->pos[0], s->pos[1], s->pos[2], s->rot[0],
+                   s->rot[1], s->rot[2], s->rot[3]) < 0 ? -1 : 0;
+}
+
+static int write_body(const scene *s, FILE *out, uint32_t i)
+{
+    gjkb_shape sh = { .kind = (gjkb_kind)s->kind[i], .size = { s->sx[i], s->sy[i], s->sz[i] },
+                      .margin = s->margin[i], .hull = s->hull[i], .pos = { s->px[i], s->py[i], s->pz[i] },
+                      .rot = { s->qw[i], s->qx[i], s->qy[i], s->qz[i] } };
+    return scene_write_shape(out, &sh);
 }
 
 int scene_write_pairs(const scene *s, FILE *out)

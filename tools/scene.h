@@ -68,6 +68,9 @@ gjkb_pairs scene_pairs(const scene *s);
  * doubles with 17 significant digits, which round-trip. Returns 0, or -1
  * when writing failed. */
 int scene_write_pairs(const scene *s, FILE *out);
+/* One body of a pair-file line: kind, sizes, margin, position and
+ * quaternion (a hull by its id). Negative on a write error. */
+int scene_write_shape(FILE *out, const gjkb_shape *s);
 
 /* The pair's scale: the sum of its two bounding radii, margins included
  * (the library's tolerances are relative to the same quantity). */

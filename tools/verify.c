@@ -2,6 +2,7 @@
 #include "verify.h"
 
 #include "progress.h"
+#include "scene.h"
 #include "verify_contact.h"
 
 #include <math.h>
@@ -90,30 +91,14 @@ static void show_mismatch(verify_counts *vc, const verify_job *job, uint32_t i, 
                 gjkb_status_name((gjkb_status)rst), rd);
 }
 
-/* One body of a pair-file line (docs/file-format.md). */
-static void show_body(const gjkb_shape *s)
-{
-    fputs(gjkb_kind_name(s->kind), stderr);
-    switch (s->kind) {
-    case GJKB_SPHERE: fprintf(stderr, " %.9g", s->size[0]); break;
-    case GJKB_BOX: fprintf(stderr, " %.9g %.9g %.9g", s->size[0], s->size[1], s->size[2]); break;
-    case GJKB_HULL: fprintf(stderr, " %lu", (unsigned long)s->hull); break;
-    default: fprintf(stderr, " %.9g %.9g", s->size[0], s->size[2]); break;
-    }
-    if (s->margin != 0.0f)
-        fprintf(stderr, " margin %.9g", s->margin);
-    fprintf(stderr, "  %.17g %.17g %.17g  %.9g %.9g %.9g %.9g", s->pos[0], s->pos[1], s->pos[2], s->rot[0],
-            s->rot[1], s->rot[2], s->rot[3]);
-}
-
 /* The pair as a pair-file line, to ask again with `gjkbatch query` (a
  * hull's points are not repeated: its id is the scene's). */
 static void show_pair_line(const gjkb_shape *a, const gjkb_shape *b)
 {
     fputs("    pair ", stderr);
-    show_body(a);
+    scene_write_shape(stderr, a);
     fputs("   ", stderr);
-    show_body(b);
+    scene_write_shape(stderr, b);
     fputc('\n', stderr);
 }
 

@@ -186,14 +186,12 @@ def _col(arr, k):
 
 def _limit(value, name):
     """A number >= 0 where +inf means "no limit" (NaN refused)."""
-    return np.inf if _is_pos_inf(value) else _finite(value, name)
-
-
-def _is_pos_inf(value):
     try:
-        return float(value) == np.inf
+        if float(value) == np.inf:
+            return np.inf
     except (TypeError, ValueError):
-        return False
+        pass   # _finite words the error
+    return _finite(value, name)
 
 
 def _finite(value, name, lo=0.0):
