@@ -6,7 +6,8 @@
 # median time ratio base/new with each build loaded first and their mean
 # (> 1: the working tree is faster). glibc's mmap threshold is fixed,
 # else the second-loaded build runs slower. Shared machines are noisy:
-# rerun rows that look off with more REPS.
+# rerun rows that look off with more REPS; AB_ONLY=REGEX keeps the rows
+# whose "backend workload hit|dist" matches it.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -28,6 +29,8 @@ export MALLOC_MMAP_THRESHOLD_=65536
 for be in "${backends[@]}"; do
   for wl in sphere-sphere box-box capsule-box hull16-hull16 hull64-hull64 mixed mixed-far; do
     for m in 0 1; do
+      row="$be $wl $([ $m = 1 ] && echo dist || echo hit)"
+      [[ "$row" =~ ${AB_ONLY:-.} ]] || continue
       r1=$(taskset -c $cpu "$tmp/abdl" "$tmp/base.so" "$tmp/new.so" "$be" "$wl" $m "$reps" | sed 's/.*ratio \([0-9.]*\).*/\1/')
       r2=$(taskset -c $cpu "$tmp/abdl" "$tmp/new.so" "$tmp/base.so" "$be" "$wl" $m "$reps" | sed 's/.*ratio \([0-9.]*\).*/\1/')
       awk -v be="$be" -v wl="$wl" -v m=$m -v a="$r1" -v b="$r2" \
