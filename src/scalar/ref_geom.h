@@ -273,7 +273,8 @@ static inline ref_vec ref_world_point(const ref_setup *su, ref_vec p)
 }
 
 /* The answer of a pair whose cores are apart (distance mode): the margin
- * surface points along GJK's axis from the core points ca, cb. */
+ * surface points along GJK's axis from the core points ca, cb
+ * (ref_result.c, as the next one). */
 gjkb_result gjkb__ref_separated(const ref_setup *su, const ref_gjk *g, gjkb_status status, double dist,
                                 ref_vec ca, ref_vec cb);
 

@@ -14,7 +14,8 @@
  * compares these bounds relative to the lengths involved.
  *
  * The shapes' geometry (rotations, core supports) is in ref_geom.c; contact
- * mode continues from GJK's final state in ref_contact.c. */
+ * mode continues from GJK's final state in ref_contact.c; both build their
+ * answers with ref_result.c. */
 #include "scalar/reference.h"
 #include "scalar/ref_geom.h"
 #include "shape.h"
@@ -299,25 +300,6 @@ static ref_vec start_axis(const ref_mat *rot_a, const double warm[3], ref_vec of
     return vec(1.0, 0.0, 0.0);
 }
 
-gjkb_result gjkb__ref_nan_result(gjkb_status status, uint32_t iterations, double distance)
-{
-    gjkb_result r;
-    r.status = status;
-    r.iterations = iterations;
-    r.distance = distance;
-    for (int k = 0; k < 3; k++)
-        r.a[k] = r.b[k] = r.n[k] = NAN;
-    r.contact_count = 0;
-    for (int i = 0; i < GJKB_MAX_CONTACTS; i++) {
-        gjkb_contact *c = &r.contacts[i];
-        for (int k = 0; k < 3; k++)
-            c->a[k] = c->b[k] = NAN;
-        c->separation = NAN;
-        c->feature = 0;
-    }
-    return r;
-}
-
 static gjkb_result nan_result(gjkb_status status, uint32_t iterations, double distance)
 {
     return gjkb__ref_nan_result(status, iterations, distance);
@@ -452,25 +434,6 @@ static gjkb_result hit_verdict(const ref_setup *su, const ref_gjk *g)
     /* Converged: the estimate decides, as in distance mode. */
     return sqrt(dot(g->v, g->v)) - (su->margin_a + su->margin_b) <= su->tol ? nan_result(GJKB_OVERLAP, it, 0.0)
                                                                             : nan_result(GJKB_SEPARATED, it, NAN);
-}
-
-/* Distance mode (and contact mode for pairs whose cores are apart): the
- * margin-surface points and the axis, back to world coordinates. */
-gjkb_result gjkb__ref_separated(const ref_setup *su, const ref_gjk *g, gjkb_status status, double dist,
-                                ref_vec ca, ref_vec cb)
-{
-    double core_dist = sqrt(dot(g->v, g->v));
-    ref_vec n = scale(g->v, -1.0 / core_dist);
-    ref_vec pa = add(ca, scale(n, su->margin_a));
-    ref_vec pb = sub(cb, scale(n, su->margin_b));
-    ref_vec wa = ref_world_point(su, pa);
-    ref_vec wb = ref_world_point(su, pb);
-    ref_vec wn = mul(&su->rot_a, n);
-    gjkb_result r = nan_result(status, g->iterations, dist * su->unit);
-    r.a[0] = wa.x, r.a[1] = wa.y, r.a[2] = wa.z;
-    r.b[0] = wb.x, r.b[1] = wb.y, r.b[2] = wb.z;
-    r.n[0] = wn.x, r.n[1] = wn.y, r.n[2] = wn.z;
-    return r;
 }
 
 static gjkb_result distance_verdict(const ref_setup *su, const ref_gjk *g)
