@@ -31,22 +31,24 @@ jobs=(build python)
 [ "${SKIP_FUZZ:-0}" = 1 ] || jobs+=(fuzz)
 bash scripts/deps.sh "${jobs[@]}"
 n=$(nproc)
+# Each stage names itself with the seconds since the start: CI has 20 minutes.
+stage() { echo "== [${SECONDS}s] $*"; }
 
 # Debian's python3, the one python3-numpy and python3-pytest are for.
 PYTHON=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
 export PYTHON
 
-echo "== native Release build (the pytest suite is its CTest test 'python')"
+stage "native Release build (the pytest suite is its CTest test 'python')"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON -DGJKB_PYTHON=ON \
   -DPython3_EXECUTABLE="$PYTHON" >/dev/null
 cmake --build build -j"$n" >/dev/null
 ctest --test-dir build --output-on-failure -j"$n"
-echo "== the same bits on every backend (bits_hash)"
+stage "the same bits on every backend (bits_hash)"
 native=$(uname -m)
 ./build/tests/bits_hash >build/bits_hash.txt
 bash scripts/compare_bits.sh "$native=build/bits_hash.txt"
 
-echo "== install, then build a user's project against it (CMake package and pkg-config)"
+stage "install, then build a user's project against it (CMake package and pkg-config)"
 prefix=$(mktemp -d)
 cmake --install build --prefix "$prefix" >/dev/null
 cmake -S tests/install -B build-install -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
@@ -56,7 +58,7 @@ libdir=$(dirname "$(find "$prefix" -name gjkbatch.pc)")
 cc tests/install/consumer.c $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs gjkbatch) -lm -o build-install/consumer-pc
 LD_LIBRARY_PATH="$prefix/lib" ./build-install/consumer-pc
 rm -rf "$prefix"
-echo "== install into ${GJKB_PREFIX:-/usr/local}; import gjkbatch from there, run the example on it"
+stage "install into ${GJKB_PREFIX:-/usr/local}; import gjkbatch from there, run the example on it"
 bash scripts/install.sh
 if [ "${GJKB_INSTALL:-1}" != 0 ]; then
   case "${GJKB_PREFIX:-/usr/local}" in
@@ -67,7 +69,7 @@ if [ "${GJKB_INSTALL:-1}" != 0 ]; then
 fi
 
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
-  echo "== ASan + UBSan build"
+  stage "ASan + UBSan build"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGJKB_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$n" >/dev/null
   GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-100000} GJKB_CONTACT_PAIRS=${GJKB_CONTACT_PAIRS:-500} \
@@ -75,7 +77,7 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
 fi
 
 if [ "${SKIP_CROSS:-0}" != 1 ]; then
-  echo "== aarch64 build under qemu-aarch64 (NEON native)"
+  stage "aarch64 build under qemu-aarch64 (NEON native)"
   # Without OpenMP: qemu-user (7.2) hangs on any second thread, so the
   # thread tests run natively only (they skip when threads are unsupported).
   cmake -S . -B build-aarch64 -DCMAKE_BUILD_TYPE=Release -DGJKB_WERROR=ON -DGJKB_OPENMP=OFF \
@@ -83,7 +85,7 @@ if [ "${SKIP_CROSS:-0}" != 1 ]; then
   cmake --build build-aarch64 -j"$n" >/dev/null
   GJKB_TEST_PAIRS=${GJKB_TEST_PAIRS:-10000} GJKB_ORACLE_PAIRS=${GJKB_ORACLE_PAIRS:-20000} \
     GJKB_ISOLATION_PAIRS=${GJKB_ISOLATION_PAIRS:-200} GJKB_CONTACT_PAIRS=${GJKB_CONTACT_PAIRS:-300} ctest --test-dir build-aarch64 --output-on-failure -j"$n"
-  echo "== the same bits on aarch64 as on $native (bits_hash under qemu)"
+  stage "the same bits on aarch64 as on $native (bits_hash under qemu)"
   # The toolchain file's emulator. The backends with real aarch64
   # instructions only: the emulated x86 units' bits are the native run's.
   qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib \
@@ -93,4 +95,4 @@ fi
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   bash scripts/fuzz.sh 60
 fi
-echo "== all test suites passed"
+stage "all test suites passed"
