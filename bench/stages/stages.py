@@ -6,7 +6,9 @@ stage by stage").
 Callgrind (--dump-instr=yes) counts every instruction; addr2line's inline
 chain of its address names the innermost function in src/ that is not a
 wide-op header: the kernel concept it belongs to. Those functions are
-grouped into the stages below by name prefix."""
+grouped into the stages below by name prefix. With GJKB_STAGES_FUNCTIONS=N
+it also lists the N costliest functions."""
+import os
 import collections
 import re
 import subprocess
@@ -81,14 +83,17 @@ def main():
     path, binary, pairs = sys.argv[1], sys.argv[2], float(sys.argv[3])
     cost = costs(path)
     name = owners(binary, sorted(cost))
-    stage = collections.Counter()
+    stage, per_fn = collections.Counter(), collections.Counter()
     for a, c in cost.items():
         fn = name.get(a, '?')
+        per_fn[fn] += c
         stage[next((s for s, rx in STAGES if re.search(rx, fn)), 'other')] += c
     total = sum(stage.values())
     for s in [s for s, _ in STAGES] + ['other']:
         print('%-11s %8.1f  %5.1f%%' % (s, stage[s] / pairs, 100.0 * stage[s] / total))
     print('%-11s %8.1f' % ('total', total / pairs))
+    for fn, c in per_fn.most_common(int(os.environ.get('GJKB_STAGES_FUNCTIONS', '0'))):
+        print('  %-40s %8.1f' % (fn, c / pairs))
 
 
 main()
