@@ -59,6 +59,8 @@ static gjkb_result penetration(const ref_setup *su, const gjkb__params *p, const
 {
     ref_depth d = gjkb__ref_epa(&su->pr, &g->simplex, 2 * p->ref_max_iterations);
     uint32_t it = g->iterations + d.iterations;
+    if (!d.settled)
+        gjkb__ref_point_depth(&su->pr, &d);
     if (d.gap == 0.0 && d.depth == 0.0)
         d.n = flat_normal(d.n, su->pr.off);
     if (d.searched)

@@ -183,6 +183,11 @@ typedef struct ref_depth {
 
 ref_depth gjkb__ref_epa(const ref_pair *pr, const ref_simplex *s, uint32_t budget);
 
+/* The depth of a sphere's point core inside a cylinder's or a cone's core,
+ * exact (ref_point.c): EPA's fallback where a ring of nearly equally near
+ * directions keeps it from settling. False for other kind pairs. */
+bool gjkb__ref_point_depth(const ref_pair *pr, ref_depth *d);
+
 /* The manifold of a pair whose normal n (A's frame, unit, A to B),
  * signed distance dist (margins included) and witnesses a, b (margin
  * surfaces, b - a = dist n) are known, in A's frame and solver units. keep:
