@@ -207,7 +207,7 @@ static GJKB_INLINE void cl_advance(const pack_w *pk, cl_state *st, cl_lanes *t, 
  * rounds into the band (a tolerance finer than float resolves): reported,
  * it would be a separated pair at a distance within the band. */
 static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_lanes *t, mw retry, mw *limit,
-                                const int distance_mode)
+                                const int distance_mode, const int final)
 {
     const fw zero = fw_zero();
     fw gap = fw_sub(fw_sqrt(st->vv), pk->m);
@@ -218,8 +218,8 @@ static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_l
     status = iw_sel(mw_andnot(t->done_sep, t->done_core), iw_splat(K_SEPARATED), status);
     status = iw_sel(*limit, iw_splat(K_LIMIT), status);
     mw unsure = mw_andnot(mw_or(t->stalled, t->active), mw_or(touching, t->done_sep));
-    unsure = mw_and(unsure, fw_gt(fw_sub(st->vv, st->last_vw),
-                                  fw_add(fw_mul(fw_splat(GJKB_K_REFINE), st->vv), fw_splat(GJKB_K_EPS_ABS))));
+    fw open = vd_open_gap(st->vv, fw_sqrt(st->vv), distance_mode, final);
+    unsure = mw_and(unsure, fw_gt(fw_sub(st->vv, st->last_vw), fw_add(open, fw_splat(GJKB_K_EPS_ABS))));
     mw straddle = mw_andnot(pk->valid, mw_or(mw_or(touching, t->done_sep), t->done_core));
     straddle = mw_and(straddle, mw_or(fw_le(st->last_vw, zero),
                                       fw_le(fw_mul(st->last_vw, st->last_vw), fw_mul(pk->touch2, st->vv))));
@@ -256,7 +256,7 @@ static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mod
     }
     mw retry = end < bound ? mw_and(t.active, pk.valid) : mw_false();
     mw limit;
-    iw status = cl_status(&pk, &st, &t, retry, &limit, distance_mode);
+    iw status = cl_status(&pk, &st, &t, retry, &limit, distance_mode, final);
     vd_store_status(c, status, t.iters, &t.counts);
     unsigned bits = mw_bits(retry);
     if (bits)

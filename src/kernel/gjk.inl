@@ -48,6 +48,12 @@
  * touching can stall float GJK well before the tolerance. Rare, and the
  * decision is per lane, so results stay bit-identical across widths. */
 #define GJKB_K_REFINE 1e-4f
+/* ... or while the distance it leaves open (the gap over |v|, scaled
+ * units, at most the pair's scale) is above this: the documented accuracy
+ * at any gap. Contact mode's witnesses must lie on the surfaces, which a
+ * stalled lane's miss by up to that distance: there it is GJKB_K_WITNESS. */
+#define GJKB_K_OPEN 1e-4f
+#define GJKB_K_WITNESS 2e-6f
 /* Steps per pass, hit and distance mode: most hit lanes are done in 4 (a
  * tetrahedron), most distance lanes in 6. Changes time only; build-time
  * overridable for tuning. */

@@ -159,15 +159,15 @@ static GJKB_INLINE v3w lt_plane(const pack_w *pk, const gjkb__world *world, lt_s
  * lane); else a stalled lane goes to the reference and a lane out of
  * budget on to the closest-point loop (at the iteration bound: LIMIT). */
 static GJKB_INLINE void lt_distance_guard(const lt_state *st, const light_w *next, mw h, fw da, fw dd, iw last,
-                                          lt_lanes *t)
+                                          lt_lanes *t, const int final)
 {
     const fw zero = fw_zero(), eps_abs = fw_splat(GJKB_K_EPS_ABS);
     fw dq = v3_dot(st->s.d, st->s.q[0]), nq = v3_dot(next->d, next->q[0]);
     mw going = mw_and(mw_andnot(t->active, h), fw_gt(st->s.n, zero));
     mw stall = mw_andnot(going, fw_lt(fw_mul(fw_mul(nq, nq), dd), fw_mul(fw_mul(dq, dq), v3_len2(next->d))));
     mw out = mw_andnot(mw_andnot(going, stall), iw_lt(st->steps, last));
-    mw close = fw_le(fw_mul(fw_neg(dq), fw_sub(da, dq)),
-                     fw_add(fw_mul(fw_splat(GJKB_K_REFINE), fw_mul(dq, dq)), fw_mul(eps_abs, dd)));
+    fw open = vd_open_gap(fw_mul(dq, dq), fw_mul(fw_abs(dq), fw_sqrt(dd)), 1, final);
+    mw close = fw_le(fw_mul(fw_neg(dq), fw_sub(da, dq)), fw_add(open, fw_mul(eps_abs, dd)));
     mw settled = mw_and(mw_or(stall, out), close);
     t->last_da = fw_sel(settled, da, t->last_da);
     t->last_dd = fw_sel(settled, dd, t->last_dd);
@@ -187,7 +187,7 @@ static GJKB_INLINE void lt_advance(lt_state *st, lt_lanes *t, v3w a, v3w aa, fw 
     if (final && mw_any(enc))
         fin_take(&t->fin, enc, sx_final(st->s.q, st->s.qa, st->s.n, enc, a, aa));
     if (distance_mode)
-        lt_distance_guard(st, &next, h, da, dd, last, t);
+        lt_distance_guard(st, &next, h, da, dd, last, t, final);
     for (int i = 0; i < 3; i++) {
         st->s.q[i] = v3_sel(t->active, next.q[i], st->s.q[i]);
         if (distance_mode)

@@ -7,6 +7,18 @@
  * scheduler for another pass (lanes.inl). */
 enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3, K_REFINE = GJKB_K_STATUS_REFINE, K_RETRY };
 
+/* The duality gap (|v|^2 - v.w) a lane that stopped without converging may
+ * keep: a fraction of |v|^2 and, in distance and contact mode, at most the
+ * distance it leaves open (the gap over |v| = len) the mode allows. Any
+ * common unit squared. */
+static GJKB_INLINE fw vd_open_gap(fw vv, fw len, const int distance_mode, const int final)
+{
+    fw gap = fw_mul(fw_splat(GJKB_K_REFINE), vv);
+    if (!distance_mode)
+        return gap;
+    return fw_min(gap, fw_mul(fw_splat(final ? GJKB_K_WITNESS : GJKB_K_OPEN), len));
+}
+
 /* One bundle's call of a loop: the chunk (order[0, count), lane arrays l),
  * the bundle at lane o, the steps [start, start + cap) to run (light loops:
  * at most cap more, each lane within its budget of `budget` steps), the
