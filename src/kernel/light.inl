@@ -166,15 +166,18 @@ static GJKB_INLINE void lt_distance_guard(const lt_state *st, const light_w *nex
     mw going = mw_and(mw_andnot(t->active, h), fw_gt(st->s.n, zero));
     mw stall = mw_andnot(going, fw_lt(fw_mul(fw_mul(nq, nq), dd), fw_mul(fw_mul(dq, dq), v3_len2(next->d))));
     mw out = mw_andnot(mw_andnot(going, stall), iw_lt(st->steps, last));
+    mw stop = mw_or(stall, out);
+    if (!mw_any(stop))
+        return;
     fw open = vd_open_gap(fw_mul(dq, dq), fw_mul(fw_abs(dq), fw_sqrt(dd)), 1, final);
     mw close = fw_le(fw_mul(fw_neg(dq), fw_sub(da, dq)), fw_add(open, fw_mul(eps_abs, dd)));
-    mw settled = mw_and(mw_or(stall, out), close);
+    mw settled = mw_and(stop, close);
     t->last_da = fw_sel(settled, da, t->last_da);
     t->last_dd = fw_sel(settled, dd, t->last_dd);
     t->conv = mw_or(t->conv, settled);
     t->unsure = mw_or(t->unsure, mw_andnot(stall, close));
     t->spent = mw_or(t->spent, mw_andnot(out, close));
-    t->active = mw_andnot(t->active, mw_or(stall, out));
+    t->active = mw_andnot(t->active, stop);
 }
 
 /* The step after the plane tests: the cascade, the guards, the new state
