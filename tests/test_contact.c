@@ -174,17 +174,26 @@ static gjkb_query contact_query(double max_distance)
     return q;
 }
 
-/* One pair on one backend, through the batch call. */
-static gjkb_result one_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b, double max_distance)
+/* One pair on one backend, through the batch call, started from the axis
+ * warm (x, y, z; NULL: cold). */
+static gjkb_result warm_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b, double max_distance,
+                             const double *warm)
 {
     cset c;
     memset(&c, 0, sizeof c);
     tu_batch_add(&c.t, a, b);
     gjkb_query q = contact_query(max_distance);
+    if (warm)
+        q.warm_x = &warm[0], q.warm_y = &warm[1], q.warm_z = &warm[2];
     assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
     gjkb_result r = cset_get(&c, 0);
     cset_free(&c);
     return r;
+}
+
+static gjkb_result one_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b, double max_distance)
+{
+    return warm_pair(ctx, a, b, max_distance, NULL);
 }
 
 /* ---- the checks every valid pair must pass --------------------------------- */
@@ -1248,6 +1257,37 @@ static void test_cone_slant_on_rim_witness(void **state)
     gjkb_destroy(ref);
 }
 
+/* Found by `gjkbatch run --mode contact --verify` (default scene, frame
+ * 54, warm from frame 53's axis): A's slant line crosses B's face nearly
+ * along one of its edges (1.4e-3 rad apart in the plane) and is in only
+ * near that edge's end. Float's EPA axis, 6e-4 rad off, turned the slant
+ * line about the cone's axis and moved its crossing with the edge 0.15
+ * along it, out of the face: 1 point where the reference has 2, cold and
+ * warm. */
+static void test_cone_slant_along_box_edge(void **state)
+{
+    (void)state;
+    const float qa[4] = { -0.702554405f, -0.439361423f, 0.173962787f, -0.532086253f };
+    const float qb[4] = { -0.436517656f, -0.423243374f, -0.78605324f, -0.111524321f };
+    const gjkb_shape cone = tu_rot(tu_at(tu_cone(0.401903868, 0.639164448), -44.707647620510372,
+                                         6.3381639358776942, 0.77368852325864146), qa);
+    const gjkb_shape box = tu_rot(tu_at(tu_box(0.276715815, 0.566887796, 0.764203668), -45.855838891309155,
+                                        6.1335211351014465, 0.61986684419781923), qb);
+    const gjkb_shape *a = &cone, *b = &box;
+    const double warm[3] = { -0.5015597939491272, -0.76172339916229248, -0.41014039516448975 };
+    for (int start = 0; start < 2; start++)
+        FOR_EACH_BACKEND(backend) {
+            gjkb_context *ctx = context_on(backend);
+            const gjkb_result got = warm_pair(ctx, a, b, 0.0, start ? warm : NULL), *r = &got;
+            char label[96];
+            snprintf(label, sizeof label, "cone slant along a box edge, %s, on %s", start ? "warm" : "cold",
+                     gjkb_backend_name(backend));
+            check_pair(label, a, b, r, (expect){ NAN, 0.0 });
+            CHECK(r->contact_count == 2, "%u points, the reference 2", r->contact_count);
+            gjkb_destroy(ctx);
+        }
+}
+
 /* q = p * r (both (w, x, y, z)): r's rotation first. */
 static void quat_mul(const float p[4], const float r[4], float q[4])
 {
@@ -1637,6 +1677,7 @@ int main(void)
         cmocka_unit_test(test_hit_agrees),
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_cone_slant_on_rim_witness),
+        cmocka_unit_test(test_cone_slant_along_box_edge),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

@@ -117,7 +117,7 @@ static int batch_measure(batch *b, const options *o)
         return EXIT_FAIL;
     }
     verify_counts vc = { 0 };
-    verify_job job = { ps, o->mode, o->max_iterations, b->ctx, b->ref_ctx, 0 };
+    verify_job job = { ps, o->mode, o->max_iterations, b->ctx, b->ref_ctx, 0, NULL, NULL, NULL };
     verify(&job, &b->rb.r, &b->ref_rb.r, &vc);
     int failed = verify_failed(&vc);
     batch_report(b, o, best, &vc, !failed);

@@ -332,7 +332,7 @@ static int verify_frame(run_state *rs, uint32_t f)
         return -1;
     }
     verify_job job = { { rs->bodies, fr->pairs, rs->w.radius }, rs->o.mode, rs->o.max_iterations,
-                       rs->ctx, rs->ref_ctx, f };
+                       rs->ctx, rs->ref_ctx, f, fr->warm_x, fr->warm_y, fr->warm_z };
     verify(&job, &fr->results, &rs->ref_rb.r, &rs->vc);
     if (fr->warm_x)
         warm_vs_cold(rs, &rs->cold_rb.r);

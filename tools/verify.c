@@ -102,6 +102,15 @@ static void show_pair_line(const gjkb_shape *a, const gjkb_shape *b)
     fputc('\n', stderr);
 }
 
+/* The axis the pair started from (a frame's warm start: gjkb_query's
+ * warm_x/y/z gives the same answer again) and the tested normal. */
+static void show_warm_axis(const verify_job *job, uint32_t i, const gjkb_result *got)
+{
+    if (job->warm_x && job->warm_x[i] == job->warm_x[i])
+        fprintf(stderr, "    warm %.17g %.17g %.17g\n", job->warm_x[i], job->warm_y[i], job->warm_z[i]);
+    fprintf(stderr, "    normal %.9g %.9g %.9g\n", got->n[0], got->n[1], got->n[2]);
+}
+
 /* ---- one pair --------------------------------------------------------------- */
 
 /* Contact mode, pair i whose statuses agree: its contacts against the
@@ -132,6 +141,7 @@ static void verify_contacts(const verify_job *job, uint32_t i, const gjkb_result
         fprintf(stderr, "%.9g, want %.9g (%s, reference %s)\n", rep.got, rep.want, gjkb_status_name(got.status),
                 gjkb_status_name(want.status));
         show_pair_line(&a, &b);
+        show_warm_axis(job, i, &got);
     }
 }
 

@@ -19,14 +19,15 @@ typedef struct pair_set {
 } pair_set;
 
 /* One comparison: the pairs, the mode and iteration bound they were asked
- * in, the tested context and the reference's (both hold the hulls), and
- * the frame for the messages (0: a batch). */
+ * in, the tested context and the reference's (both hold the hulls), the
+ * frame for the messages (0: a batch) and the warm axes, if any. */
 typedef struct verify_job {
     pair_set ps;
     gjkb_mode mode;
     uint32_t max_iterations;
     gjkb_context *ctx, *ref_ctx;
     uint32_t frame;
+    const double *warm_x, *warm_y, *warm_z; /* the axes the pairs started from (NULL: cold) */
 } verify_job;
 
 /* Contact mode adds: the pairs and points checked by contact_verify, and

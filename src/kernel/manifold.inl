@@ -132,6 +132,7 @@ typedef struct mg_feat {
     int n, kind;
     float slack;
     float blur;     /* how far the axis error may move a point in the plane */
+    float drift[2]; /* a segment's ends: how far they move with the axis (a generator) */
     float p[MG_FEAT_MAX][3];
     float x[MG_FEAT_MAX], y[MG_FEAT_MAX];
     uint16_t id[MG_FEAT_MAX];
@@ -170,6 +171,7 @@ static GJKB_INLINE void mg_line(mg_feat *f, const float p[3], unsigned i, const 
     mg_put(f, 0, p[0], p[1], p[2], i);
     mg_put(f, 1, q[0], q[1], q[2], j);
     f->key = mg_key(MG_EDGE, edge);
+    f->drift[0] = f->drift[1] = 0.0f;
 }
 
 static GJKB_INLINE void mg_box_corner(const mg_side *s, unsigned id, float o[3])
@@ -435,6 +437,9 @@ static GJKB_INLINE int mg_cylinder(const mg_side *s, const float u[3], float max
     if (side > 0 || strict > 0) {
         const float lo[3] = { rim[0], rim[1], -h }, hi[3] = { rim[0], rim[1], h };
         mg_line(f, lo, 2 * M, hi, 2 * M + 1, 2 * M);
+        /* the side line is the one under u: the axis error turns it about
+         * the core's axis by up to itself over lat */
+        f->drift[0] = f->drift[1] = r * s->slack / lat;
         return 1;
     }
     mg_point(f, rim[0], rim[1], rim[2], 2 * M + top);
@@ -487,6 +492,8 @@ static GJKB_INLINE int mg_cone(const mg_side *s, const float u[3], float max_sin
         return 0;
     if (slant > 0 || strict_slant > 0) {
         mg_line(f, apex, M, rim, M + 1, M);
+        /* the slant line turns about the axis with u: its rim end moves */
+        f->drift[1] = r * s->slack / lat;
         return 1;
     }
     float da = mg_dot(apex, un), dr = mg_dot(rim, un);
@@ -578,6 +585,8 @@ static GJKB_INLINE void mg_place(mg_feat *f, const float *r, const float *t, con
         f->x[i] = g.x[from];
         f->y[i] = g.y[from];
         f->id[i] = g.id[from];
+        if (f->n == 2)
+            f->drift[i] = g.drift[from];
     }
     if (f->n > 2) {
         for (int k = 0; k < 3; k++)
@@ -586,15 +595,17 @@ static GJKB_INLINE void mg_place(mg_feat *f, const float *r, const float *t, con
     }
 }
 
-/* A clipped point: where in the plane, its features on A and B. */
+/* A clipped point: where in the plane, its features on A and B, and how
+ * far the axis error may move it along a segment it crosses an edge on. */
 typedef struct mg_cand {
     float x, y;
     uint16_t ka, kb;
+    float move;
 } mg_cand;
 
 static GJKB_INLINE mg_cand mg_cand_of(float x, float y, uint16_t ka, uint16_t kb)
 {
-    mg_cand c = { x, y, ka, kb };
+    mg_cand c = { x, y, ka, kb, 0.0f };
     return c;
 }
 
@@ -653,18 +664,21 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
         float f1 = mg_cross2(ex, ey, s->x[1] - p->x[j], s->y[1] - p->y[j]);
         if (f0 < 0.0f && f1 < 0.0f)
             return 0;
-        /* along the edge's line: in or out is float's rounding */
-        float el = sqrtf(ex * ex + ey * ey);
-        float along = (MG_ALONG > p->blur ? MG_ALONG : p->blur) * el;
-        if (fabsf(f0) <= along && fabsf(f1) <= along)
+        /* along the edge's line: in or out is float's rounding (or the
+         * axis error, which moves each end by the blur and its drift) */
+        float el = sqrtf(ex * ex + ey * ey), m0 = p->blur + s->drift[0], m1 = p->blur + s->drift[1];
+        if (fabsf(f0) <= (MG_ALONG > m0 ? MG_ALONG : m0) * el && fabsf(f1) <= (MG_ALONG > m1 ? MG_ALONG : m1) * el)
             return -1;
-        /* the axis error moves the crossing along s by blur over the
-         * sine of the angle s crosses the edge at (in t: blur el / df) */
-        float df = fabsf(f0 - f1), ut = p->blur > 0.0f ? p->blur * el / df : 0.0f;
-        if (f0 < 0.0f && f0 / (f0 - f1) > tmin)
-            tmin = f0 / (f0 - f1), emin = j, umin = ut;
-        else if (f1 < 0.0f && f0 / (f0 - f1) < tmax)
-            tmax = f0 / (f0 - f1), emax = j, umax = ut;
+        /* the axis error moves the crossing along s by its shift there
+         * over the sine of the angle s crosses the edge at (in t: shift
+         * el / df); a generator's drift makes that angle itself move */
+        float df = fabsf(f0 - f1), tc = f0 / (f0 - f1);
+        float shift = p->blur + (1.0f - tc) * s->drift[0] + tc * s->drift[1];
+        float ut = shift > 0.0f ? shift * el / df : 0.0f;
+        if (f0 < 0.0f && tc > tmin)
+            tmin = tc, emin = j, umin = ut;
+        else if (f1 < 0.0f && tc < tmax)
+            tmax = tc, emax = j, umax = ut;
     }
     if (tmax < tmin)
         return 0;
@@ -672,7 +686,7 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
     if (tmax - tmin < 4.0f * (umin + umax))
         return -1;
     int count = 0;
-    const float t[2] = { tmin, tmax };
+    const float t[2] = { tmin, tmax }, u[2] = { umin, umax };
     const int e[2] = { emin, emax };
     float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0];
     /* A segment through a corner of the polygon (its deepest point over a
@@ -686,7 +700,8 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
             break;
         uint16_t ks = e[i] < 0 ? mg_vertex_key(s, i) : s->key, kp = e[i] < 0 ? p->key : mg_edge_key(p, e[i]);
         float x = s->x[0] + t[i] * sx, y = s->y[0] + t[i] * sy;
-        out[count++] = s_is_a ? mg_cand_of(x, y, ks, kp) : mg_cand_of(x, y, kp, ks);
+        out[count] = s_is_a ? mg_cand_of(x, y, ks, kp) : mg_cand_of(x, y, kp, ks);
+        out[count++].move = u[i] * len;
     }
     return count;
 }
@@ -717,6 +732,7 @@ static GJKB_INLINE int mg_clip_edge(const mg_feat *a, const mg_feat *b, int j, c
             mg_shv x;
             x.c.x = cur->c.x + t * (next->c.x - cur->c.x);
             x.c.y = cur->c.y + t * (next->c.y - cur->c.y);
+            x.c.move = 0.0f;
             if (cur->edge >= 0) {
                 x.c.ka = mg_edge_key(a, j);
                 x.c.kb = mg_edge_key(b, cur->edge);
@@ -885,6 +901,31 @@ static GJKB_INLINE int mg_spread(const mg_pts *p, int pick[GJKB_MAX_CONTACTS])
     return count;
 }
 
+/* The separation of the features over (x, y), margins apart; A's point
+ * over it in la. */
+static GJKB_INLINE float mg_gap(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl, float x, float y, float la[3])
+{
+    float lb[3], d[3];
+    mg_lift(fa, pl, x, y, la);
+    mg_lift(fb, pl, x, y, lb);
+    for (int k = 0; k < 3; k++)
+        d[k] = lb[k] - la[k];
+    return mg_dot(d, pl->n);
+}
+
+/* How fast the separation changes along the segment of a segment and a
+ * polygon (per unit in the plane; 0 for other pairs of features): a
+ * crossing the axis error moves along it changes its separation so. */
+static GJKB_INLINE float mg_gap_slope(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl)
+{
+    if (fa->n < 2 || fb->n < 2 || (fa->n == 2) == (fb->n == 2))
+        return 0.0f;
+    const mg_feat *s = fa->n == 2 ? fa : fb;
+    float la[3], dx = s->x[1] - s->x[0], dy = s->y[1] - s->y[0], len = sqrtf(dx * dx + dy * dy);
+    float g = mg_gap(fa, fb, pl, s->x[1], s->y[1], la) - mg_gap(fa, fb, pl, s->x[0], s->y[0], la);
+    return len > 0.0f ? fabsf(g) / len : 0.0f;
+}
+
 /* Lifts the candidates onto both features, keeps those up to the limit;
  * 0 when one is too near it to tell. */
 static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl, float ma, float mb,
@@ -898,15 +939,12 @@ static GJKB_INLINE int mg_keep(const mg_feat *fa, const mg_feat *fb, const mg_pl
         }
     float limit = dist + MG_FACE_SIN * extent + 1e-9f, eps = MG_SEP_EPS + p->tilt * extent;
     limit = keep > limit ? keep : limit;
+    float slope = fa->blur > 0.0f ? mg_gap_slope(fa, fb, pl) : 0.0f;
     int kept = 0;
     for (int i = 0; i < p->n; i++) {
-        float la[3], lb[3], d[3];
-        mg_lift(fa, pl, p->c[i].x, p->c[i].y, la);
-        mg_lift(fb, pl, p->c[i].x, p->c[i].y, lb);
-        for (int k = 0; k < 3; k++)
-            d[k] = lb[k] - la[k];
-        float sep = mg_dot(d, pl->n) - ma - mb;
-        if (fabsf(sep - limit) <= eps)
+        float la[3];
+        float sep = mg_gap(fa, fb, pl, p->c[i].x, p->c[i].y, la) - ma - mb;
+        if (fabsf(sep - limit) <= eps + slope * p->c[i].move)
             return 0;
         if (!(sep <= limit))
             continue;
