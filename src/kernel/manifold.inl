@@ -1082,11 +1082,6 @@ static GJKB_INLINE int mg_poly_normal(const mg_feat *f, const float *r, float m[
 __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *sb, const float r[9], const float t[3],
                                const float n[3], float dist, const float wa[3], float keep, float band, mg_res *out)
 {
-    /* a curved core against a hull: float clips a slant or side line by a
-     * hull face to 2 points where the reference keeps 1, for a reason not
-     * yet found (docs/contacts.md): the reference's */
-    if (sa->slack > MG_SLACK && (sa->kind == GJKB_HULL || sb->kind == GJKB_HULL))
-        return 0;
     mg_feat fa, fb;
     const float nb[3] = { -(r[0] * n[0] + r[3] * n[1] + r[6] * n[2]), -(r[1] * n[0] + r[4] * n[1] + r[7] * n[2]),
                           -(r[2] * n[0] + r[5] * n[1] + r[8] * n[2]) };
