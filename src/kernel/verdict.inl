@@ -7,7 +7,7 @@
  * scheduler for another pass (lanes.inl). */
 enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3, K_REFINE = GJKB_K_STATUS_REFINE, K_RETRY };
 
-/* One bundle's call of a loop: the chunk (order[0, count), lane arrays l),
+/* One bundle's call of a loop: the chunk (lanes [0, count) of w's and l's),
  * the bundle at lane o, the steps [start, start + cap) to run (light loops:
  * at most cap more, each lane within its budget of `budget` steps), the
  * steps `base` its lanes spent before this loop, and where the lanes' state
@@ -15,7 +15,6 @@ enum { K_SEPARATED = 0, K_OVERLAP = 1, K_LIMIT = 2, K_INVALID = 3, K_REFINE = GJ
  * and goes (spill, hand_spill: rows GJKB_W apart). */
 typedef struct loop_call {
     const gjkb__world *w;
-    const uint32_t *order;
     uint32_t count;
     const gjkb__lanes *l;
     size_t o;
