@@ -12,7 +12,7 @@
 /* The units' symbols, and the kernel table by backend. (Parameters end in
  * _ so that none of them stands for a field name in the rows.) */
 #define KERNEL_DECL(id_, isa_, w_, arch_, cpu_)                                                              \
-    void gjkb__gjk_run_##isa_(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l); \
+    void gjkb__gjk_run_##isa_(const gjkb__world *w, uint32_t count, const gjkb__lanes *l);                       \
     void gjkb__records_run_##isa_(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,     \
                                   uint32_t end, float *out);
 GJKB_WIDE_BACKENDS(KERNEL_DECL)

@@ -34,6 +34,7 @@ typedef struct scratch {
     void *lane_block;
     int32_t *la, *lb, *lka, *lkb;
     float *ldx, *ldy, *ldz;
+    float *lwx, *lwy, *lwz;    /* written only when the batch has warm axes */
     uint32_t order_cap;
     /* per body: its record (gjkb__world.records), when the batch uses them */
     float *records;
@@ -46,8 +47,8 @@ typedef struct scratch {
 } scratch;
 
 /* The lane inputs of each position of the order: la, lb, lka, lkb (int32)
- * and ldx, ldy, ldz (float). */
-enum { LANE_INTS = 4, LANE_FLOATS = 3, LANE_INPUTS = LANE_INTS + LANE_FLOATS };
+ * and ldx, ldy, ldz, lwx, lwy, lwz (float). */
+enum { LANE_INTS = 4, LANE_FLOATS = 6, LANE_INPUTS = LANE_INTS + LANE_FLOATS };
 _Static_assert(sizeof(int32_t) == sizeof(float), "the lane inputs are slices of one block");
 /* Scratch bytes per pair: its order, kind_a and kind_b entries, its lane
  * inputs, and its key byte. */
@@ -170,7 +171,7 @@ gjkb_error gjkb__scratch_reserve(gjkb_context *ctx, uint32_t pairs)
         s->kind_b = kb;
         s->lane_block = lanes;
         int32_t **ints[LANE_INTS] = { &s->la, &s->lb, &s->lka, &s->lkb };
-        float **floats[LANE_FLOATS] = { &s->ldx, &s->ldy, &s->ldz };
+        float **floats[LANE_FLOATS] = { &s->ldx, &s->ldy, &s->ldz, &s->lwx, &s->lwy, &s->lwz };
         const size_t slice = n * sizeof(int32_t);
         for (int i = 0; i < LANE_INTS; i++)
             *ints[i] = (int32_t *)(void *)(lanes + (size_t)i * slice);
@@ -323,10 +324,11 @@ static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
 }
 
 /* Pair i at position `at` of the order, with what the kernels load there:
- * its bodies, kinds and B's offset from A (in double, rounded once here, so
- * every backend reads the same floats). */
+ * its bodies, kinds, B's offset from A and its warm axis, if any (in
+ * double, rounded once here, so every backend reads the same floats; read
+ * here in pair order, where the kernels would read them at random). */
 static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjkb_pairs *pr, const gjkb_bodies *bd,
-                            int32_t ka, int32_t kb)
+                            const gjkb_query *warm, int32_t ka, int32_t kb)
 {
     uint32_t a = pr->a[i], b = pr->b[i];
     s->order[at] = i;
@@ -337,6 +339,11 @@ static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjk
     s->ldx[at] = (float)(bd->px[b] - bd->px[a]);
     s->ldy[at] = (float)(bd->py[b] - bd->py[a]);
     s->ldz[at] = (float)(bd->pz[b] - bd->pz[a]);
+    if (warm) {
+        s->lwx[at] = (float)warm->warm_x[i];
+        s->lwy[at] = (float)warm->warm_y[i];
+        s->lwz[at] = (float)warm->warm_z[i];
+    }
 }
 
 /* Pair i's kinds: from its info where the sweep made it, else from the
@@ -362,7 +369,7 @@ typedef enum bucket_plan {
  * parts' counts turned into places for BUCKET_BY_KEY. The tail up to a
  * whole bundle repeats pair 0, which the kernels read but never answer. */
 static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
-                               const gjkb_bodies *bd, const uint32_t *info)
+                               const gjkb_bodies *bd, const gjkb_query *warm, const uint32_t *info)
 {
     bool uniform = true;
     for (int p = 0; p < parts; p++) {
@@ -371,7 +378,7 @@ static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uin
         uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
     }
     for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
-        put_lane(s, i, 0, pr, bd, kind_a_of(s, info, 0), kind_b_of(s, info, 0));
+        put_lane(s, i, 0, pr, bd, warm, kind_a_of(s, info, 0), kind_b_of(s, info, 0));
     if (uniform)
         return BUCKET_IDENTITY;
     uint32_t sum = 0;
@@ -387,12 +394,12 @@ static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uin
 /* The part's pairs into the order: by key (counting sort: stable, so
  * deterministic), or in pair order. */
 static void part_place(const scratch *s, key_part *part, bucket_plan plan, const gjkb_pairs *pr,
-                       const gjkb_bodies *bd, const uint32_t *info)
+                       const gjkb_bodies *bd, const gjkb_query *warm, const uint32_t *info)
 {
     const uint8_t *const keys = s->keys;
     if (plan == BUCKET_IDENTITY) {
         for (uint32_t i = part->first; i < part->end; i++)
-            put_lane(s, i, i, pr, bd, kind_a_of(s, info, i), kind_b_of(s, info, i));
+            put_lane(s, i, i, pr, bd, warm, kind_a_of(s, info, i), kind_b_of(s, info, i));
         return;
     }
     /* The next positions in a local array: the lane stores could alias
@@ -402,12 +409,12 @@ static void part_place(const scratch *s, key_part *part, bucket_plan plan, const
     if (info) {
         for (uint32_t i = part->first; i < part->end; i++) {
             uint32_t x = info[i];
-            put_lane(s, at[gjkb__info_key(x)]++, i, pr, bd, gjkb__info_kind_a(x), gjkb__info_kind_b(x));
+            put_lane(s, at[gjkb__info_key(x)]++, i, pr, bd, warm, gjkb__info_kind_a(x), gjkb__info_kind_b(x));
         }
         return;
     }
     for (uint32_t i = part->first; i < part->end; i++)
-        put_lane(s, at[keys[i]]++, i, pr, bd, s->kind_a[i], s->kind_b[i]);
+        put_lane(s, at[keys[i]]++, i, pr, bd, warm, s->kind_a[i], s->kind_b[i]);
 }
 
 /* ---- body records -------------------------------------------------------- */
@@ -441,16 +448,16 @@ static bool records_reserve(gjkb_context *ctx, scratch *s, uint32_t n)
 /* A lane the kernel could not settle in float: the pair's answer comes
  * from the double-precision reference instead. */
 static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, uint32_t i,
-                            const gjkb__params *p, const gjkb__world *w, gjkb_results *out)
+                            const gjkb__params *p, const gjkb_query *warm, gjkb_results *out)
 {
     gjkb_shape a = gjkb__body_shape(bd, pr->a[i]), b = gjkb__body_shape(bd, pr->b[i]);
-    double warm[3];
-    if (w->wx) {
-        warm[0] = w->wx[i];
-        warm[1] = w->wy[i];
-        warm[2] = w->wz[i];
+    double axis[3];
+    if (warm) {
+        axis[0] = warm->warm_x[i];
+        axis[1] = warm->warm_y[i];
+        axis[2] = warm->warm_z[i];
     }
-    gjkb_result r = gjkb__ref_query(ctx, &a, &b, p, w->wx ? warm : NULL);
+    gjkb_result r = gjkb__ref_query(ctx, &a, &b, p, warm ? axis : NULL);
     if (p->mode == GJKB_HIT)
         for (int k = 0; k < 3; k++)
             r.a[k] = r.b[k] = r.n[k] = NAN;
@@ -542,13 +549,32 @@ static void scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, c
 
 /* ---- the batch ---------------------------------------------------------- */
 
+/* One batch on its way through the pipeline: its arguments and plan. */
+typedef struct batch {
+    gjkb_context *ctx;
+    const gjkb__kernel *k;
+    const gjkb_bodies *bodies;
+    const gjkb_pairs *pairs;
+    const gjkb__params *p;
+    const gjkb_query *warm;  /* the query, when it carries warm axes */
+    const uint32_t *info;
+    gjkb_results *results;
+    scratch *s;
+    gjkb__world w;
+    bool records;            /* the kernels read body records */
+    int copies;              /* copies of the records: one per thread, or 1 */
+    int parts, team;         /* key parts; threads */
+    uint32_t chunks;
+    key_part part[MAX_PARTS];
+} batch;
+
 /* The pairs at positions [first, first + lanes) of the order (lanes <=
- * CHUNK) through one chunk of lane arrays: the kernel packs and answers
- * them, then the results go back in pair order. */
-static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb__world *w, gjkb__lanes *l,
-                      const gjkb_bodies *bodies, const gjkb_pairs *pairs, const scratch *s, uint32_t first,
-                      uint32_t lanes, const gjkb__params *p, gjkb_results *results)
+ * CHUNK) through one chunk of lane arrays l, with the batch's world w (a
+ * thread's records): the kernel packs and answers them, then the results
+ * go back in pair order. */
+static void run_chunk(const batch *b, const gjkb__world *w, gjkb__lanes *l, uint32_t first, uint32_t lanes)
 {
+    const scratch *s = b->s;
     const uint32_t *idx = s->order + first;
     gjkb__world cw = *w;
     cw.lane_a = s->la + first;
@@ -558,13 +584,16 @@ static void run_chunk(const gjkb_context *ctx, const gjkb__kernel *k, const gjkb
     cw.lane_dx = s->ldx + first;
     cw.lane_dy = s->ldy + first;
     cw.lane_dz = s->ldz + first;
-    k->run(&cw, idx, lanes, l);
-    scatter(l, idx, lanes, bodies, pairs, p, results);
-    if (p->mode == GJKB_CONTACT)
-        scatter_manifold(l, idx, lanes, bodies, pairs, results);
+    cw.lane_wx = b->warm ? s->lwx + first : NULL;
+    cw.lane_wy = b->warm ? s->lwy + first : NULL;
+    cw.lane_wz = b->warm ? s->lwz + first : NULL;
+    b->k->run(&cw, lanes, l);
+    scatter(l, idx, lanes, b->bodies, b->pairs, b->p, b->results);
+    if (b->p->mode == GJKB_CONTACT)
+        scatter_manifold(l, idx, lanes, b->bodies, b->pairs, b->results);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE) {
-            scatter_refined(ctx, bodies, pairs, idx[j], p, w, results);
+            scatter_refined(b->ctx, b->bodies, b->pairs, idx[j], b->p, b->warm, b->results);
             l->counts->refined++;
         }
 }
@@ -579,29 +608,11 @@ static void keys_of(const gjkb_context *ctx, const gjkb_bodies *bodies, const gj
         pair_keys(ctx, bodies, pairs, s, part);
 }
 
-/* One batch on its way through the pipeline: its arguments and plan. */
-typedef struct batch {
-    gjkb_context *ctx;
-    const gjkb__kernel *k;
-    const gjkb_bodies *bodies;
-    const gjkb_pairs *pairs;
-    const gjkb__params *p;
-    const uint32_t *info;
-    gjkb_results *results;
-    scratch *s;
-    gjkb__world w;
-    bool records;            /* the kernels read body records */
-    int copies;              /* copies of the records: one per thread, or 1 */
-    int parts, team;         /* key parts; threads */
-    uint32_t chunks;
-    key_part part[MAX_PARTS];
-} batch;
-
 /* What the kernels read of the whole batch (the lane arrays are set per
  * chunk, in run_chunk). The hull table is never empty: lanes without hulls
  * read entry 0. */
 static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb__params *p,
-                            const gjkb_query *warm, const float *records)
+                            const float *records)
 {
     static const int32_t zero_i = 0;
     static const float zero_f = 0.0f;
@@ -610,7 +621,6 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         .qw = bd->qw, .qx = bd->qx, .qy = bd->qy, .qz = bd->qz,
         .sx = bd->sx, .sy = bd->sy, .sz = bd->sz, .margin = bd->margin,
         .hull = hulls ? (const int32_t *)bd->hull : NULL,
-        .wx = warm ? warm->warm_x : NULL, .wy = warm ? warm->warm_y : NULL, .wz = warm ? warm->warm_z : NULL,
         .hull_first = hulls ? ctx->hull_first : &zero_i,
         .hull_n = hulls ? ctx->hull_n : &zero_i,
         .hull_radius = hulls ? ctx->hull_radius : &zero_f,
@@ -657,7 +667,7 @@ static int record_copies(const batch *b)
 }
 
 /* The scratch, lanes and records the batch needs, its plan filled in. */
-static gjkb_error batch_plan(batch *b, const gjkb_query *warm)
+static gjkb_error batch_plan(batch *b)
 {
     gjkb_context *ctx = b->ctx;
     const uint32_t n = b->pairs->count, nb = b->bodies->count;
@@ -674,7 +684,7 @@ static gjkb_error batch_plan(batch *b, const gjkb_query *warm)
     if (b->records && !records_reserve(ctx, b->s, nb * (uint32_t)b->copies))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u body records", nb);
     /* After records_reserve, which may move the records. */
-    b->w = world_of(ctx, b->bodies, b->p, warm, b->records ? b->s->records : NULL);
+    b->w = world_of(ctx, b->bodies, b->p, b->records ? b->s->records : NULL);
     for (int t = 0; t < b->team; t++)
         *lanes_of(b->s, t)->counts = (gjkb__counts){ .bundle_steps = 0, .lane_steps = 0, .refined = 0 };
     return GJKB_OK;
@@ -695,13 +705,13 @@ static bucket_plan run_single(batch *b)
     if (b->records)
         b->k->records(&b->w, bd->kind, b->ctx->hull_count, 0, bd->count, b->s->records);
     keys_of(b->ctx, bd, b->pairs, b->s, &b->part[0], b->info);
-    bucket_plan plan = bucket_join(b->s, b->part, 1, b->pairs->count, b->pairs, bd, b->info);
+    bucket_plan plan = bucket_join(b->s, b->part, 1, b->pairs->count, b->pairs, bd, b->warm, b->info);
     if (plan == BUCKET_INVALID)
         return plan;
-    part_place(b->s, &b->part[0], plan, b->pairs, bd, b->info);
+    part_place(b->s, &b->part[0], plan, b->pairs, bd, b->warm, b->info);
     for (uint32_t c = 0; c < b->chunks; c++) {
         uint32_t first, lanes = chunk_range(b, c, &first);
-        run_chunk(b->ctx, b->k, &b->w, &b->s->lanes, bd, b->pairs, b->s, first, lanes, b->p, b->results);
+        run_chunk(b, &b->w, &b->s->lanes, first, lanes);
     }
     return plan;
 }
@@ -742,19 +752,18 @@ static bucket_plan run_threaded(batch *b)
         for (int q = 0; q < b->parts; q++)
             keys_of(b->ctx, bd, b->pairs, b->s, &b->part[q], b->info);
         GJKB_OMP(omp single)
-        plan = bucket_join(b->s, b->part, b->parts, b->pairs->count, b->pairs, bd, b->info);
+        plan = bucket_join(b->s, b->part, b->parts, b->pairs->count, b->pairs, bd, b->warm, b->info);
         if (plan != BUCKET_INVALID) {
             GJKB_OMP(omp for schedule(static, 1))
             for (int q = 0; q < b->parts; q++)
-                part_place(b->s, &b->part[q], plan, b->pairs, bd, b->info);
+                part_place(b->s, &b->part[q], plan, b->pairs, bd, b->warm, b->info);
             /* The last chunks (hull pairs, the largest hulls last) take
              * longest: they go first, and the cheap ones even out the
              * threads' ends. */
             GJKB_OMP(omp for schedule(dynamic, 1) nowait)
             for (uint32_t c = 0; c < b->chunks; c++) {
                 uint32_t first, lanes = chunk_range(b, b->chunks - 1 - c, &first);
-                run_chunk(b->ctx, b->k, &tw, lanes_of(b->s, gjkb__thread_id()), bd, b->pairs, b->s, first, lanes,
-                          b->p, b->results);
+                run_chunk(b, &tw, lanes_of(b->s, gjkb__thread_id()), first, lanes);
             }
         }
     }
@@ -779,14 +788,14 @@ gjkb_error gjkb__pipeline(gjkb_context *ctx, const gjkb_bodies *bodies, const gj
                           gjkb_results *results)
 {
     batch b = { .ctx = ctx, .k = gjkb__kernel_for(ctx->backend), .bodies = bodies, .pairs = pairs, .p = p,
-                .info = info, .results = results };
+                .warm = warm, .info = info, .results = results };
     if (!b.k)
         return gjkb__fail(ctx, GJKB_ERR_UNSUPPORTED, "backend %s is not available",
                           gjkb_backend_name(ctx->backend));
-    /* The kernels index pairs with int32 lanes. */
+    /* At most INT32_MAX pairs per call, as for bodies. */
     if (pairs->count > INT32_MAX)
         return gjkb__fail(ctx, GJKB_ERR_ARGUMENT, "%u pairs: at most %d per call", pairs->count, INT32_MAX);
-    gjkb_error e = batch_plan(&b, warm);
+    gjkb_error e = batch_plan(&b);
     if (e != GJKB_OK)
         return e;
     bucket_plan plan = b.team == 1 ? run_single(&b) : run_threaded(&b);

@@ -95,11 +95,10 @@ static GJKB_INLINE mw ct_boxes(const gjkb__world *w, size_t o, const pack_w *k)
 
 /* One bundle: overlapping boxes answered here; returns the lanes for the
  * distance loops (every other lane, invalid ones included). */
-static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, const uint32_t *order, uint32_t count,
-                                      const gjkb__lanes *l, size_t o)
+static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
 {
     pack_w k;
-    pk_bundle(w, order, count, o, 1, &k);
+    pk_bundle(w, count, o, 1, &k);
     mw boxes = ct_boxes(w, o, &k);
     ct_clear_points(l, o);
     if (!mw_any(boxes))
@@ -249,11 +248,11 @@ static GJKB_INLINE mw ct_axis_off(const gjkb__world *w, const pack_w *k, v3w n, 
  * two boxes by face clipping, one point from the witnesses where a sphere
  * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
  * witnesses (the loops answer 0 for overlap). */
-static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                     const lane_queue *in, const int32_t *solved, ct_points *p)
+static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l, const lane_queue *in,
+                                     const int32_t *solved, ct_points *p)
 {
     ls_chunk ch;
-    gjkb__world rw = ls_chunk_world(w, order, in, 0, &ch);
+    gjkb__world rw = ls_chunk_world(w, in, 0, &ch);
     gjkb__lanes pl = { .mcount = p->count };
     for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
         pl.mkey[s] = p->key[s];
@@ -262,7 +261,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
     }
     for (uint32_t o = 0; o < in->n; o += GJKB_W) {
         pack_w k;
-        pk_bundle(&rw, ch.iota, in->n, o, 1, &k);
+        pk_bundle(&rw, in->n, o, 1, &k);
         mw lanes = mw_first_n((int)(in->n - o));
         iw j = iw_sel(lanes, iw_loadu((const int32_t *)(const void *)(in->lane + o)), iw_zero());
         v3w nw = v3_make(fw_gather(l->nx, j), fw_gather(l->ny, j), fw_gather(l->nz, j));
@@ -335,13 +334,12 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const uint32_t *order
 
 /* The queued lanes *a through the distance loops from the start, then the
  * points of those that need them. */
-static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                    lane_queue q[3], const loop_desc *loops)
+static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, lane_queue q[3], const loop_desc *loops)
 {
     uint32_t ids[LS_QCAP], n = q[0].n;
     memcpy(ids, q[0].lane, n * sizeof ids[0]);
     q[2].n = 0;
-    ls_drain(w, order, l, loops, &q[0], &q[1], &q[2], 1);
+    ls_drain(w, l, loops, &q[0], &q[1], &q[2], 1);
     lane_queue *deep = &q[1];
     deep->n = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -353,7 +351,7 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
     }
     _Alignas(64) int32_t solved_deep[LS_QCAP], solved[LS_QROW];
     if (deep->n > 0)
-        ep_run(w, order, l, deep, solved_deep);
+        ep_run(w, l, deep, solved_deep);
     lane_queue *need = &q[0];
     need->n = 0;
     for (uint32_t i = 0, d = 0; i < n; i++) {
@@ -370,7 +368,7 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
         return;
     memset(solved + need->n, 0, GJKB_W * sizeof solved[0]);
     ct_points p;
-    ct_points_of(w, order, l, need, solved, &p);
+    ct_points_of(w, l, need, solved, &p);
     for (uint32_t i = 0; i < need->n; i++) {
         uint32_t j = need->lane[i];
         if (!p.ok[i]) {
@@ -397,16 +395,15 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const uint32_t *order,
 
 /* A chunk in contact mode: bundle by bundle the closed forms, the other
  * lanes queued for the distance loops (`loops`) a queue at a time. */
-static GJKB_INLINE void ct_run(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
-                               const loop_desc *loops)
+static GJKB_INLINE void ct_run(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, const loop_desc *loops)
 {
     lane_queue q[3];
     q[0].n = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
-        unsigned bits = ct_bundle(w, order, count, l, o);
+        unsigned bits = ct_bundle(w, count, l, o);
         ls_push(&q[0], NULL, bits, NULL, o, 0);
         if (q[0].n > 0 && (q[0].n + GJKB_W > LS_QCAP || o + GJKB_W >= count)) {
-            ct_distance(w, order, l, q, loops);
+            ct_distance(w, l, q, loops);
             q[0].n = 0;
         }
     }

@@ -346,14 +346,13 @@ __attribute__((noinline)) static void ep_bundle(const gjkb__world *w, const pack
 /* The queued lanes `in` (cores overlapping, final simplex in l->fin)
  * through EPA, a bundle at a time; ok[i] = 1 where in->lane[i] got its
  * depth, normal and witnesses. */
-static GJKB_INLINE void ep_run(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                               const lane_queue *in, int32_t *ok)
+static GJKB_INLINE void ep_run(const gjkb__world *w, const gjkb__lanes *l, const lane_queue *in, int32_t *ok)
 {
     ls_chunk ch;
-    gjkb__world rw = ls_chunk_world(w, order, in, 0, &ch);
+    gjkb__world rw = ls_chunk_world(w, in, 0, &ch);
     for (uint32_t o = 0; o < in->n; o += GJKB_W) {
         pack_w k;
-        pk_bundle(&rw, ch.iota, in->n, o, 1, &k);
+        pk_bundle(&rw, in->n, o, 1, &k);
         const int n = in->n - o < GJKB_W ? (int)(in->n - o) : GJKB_W;
         ep_bundle(&rw, &k, l, in->lane + o, n, ok + o);
     }

@@ -153,32 +153,32 @@ static const loop_desc k_contact_loops[] = {
 
 /* One scheduler per query, each a function of its own (so that neither's
  * registers are planned around the other's). */
-__attribute__((noinline)) GJKB_FLATTEN static void run_hit(const gjkb__world *w, const uint32_t *order,
-                                                           uint32_t count, const gjkb__lanes *l)
+__attribute__((noinline)) GJKB_FLATTEN static void run_hit(const gjkb__world *w, uint32_t count,
+                                                           const gjkb__lanes *l)
 {
-    ls_run(w, order, count, l, k_hit_loops);
+    ls_run(w, count, l, k_hit_loops);
 }
 
-__attribute__((noinline)) GJKB_FLATTEN static void run_distance(const gjkb__world *w, const uint32_t *order,
-                                                                uint32_t count, const gjkb__lanes *l)
+__attribute__((noinline)) GJKB_FLATTEN static void run_distance(const gjkb__world *w, uint32_t count,
+                                                                const gjkb__lanes *l)
 {
-    ls_run(w, order, count, l, k_distance_loops);
+    ls_run(w, count, l, k_distance_loops);
 }
 
-__attribute__((noinline)) GJKB_FLATTEN static void run_contact(const gjkb__world *w, const uint32_t *order, uint32_t count,
-                                                  const gjkb__lanes *l)
+__attribute__((noinline)) GJKB_FLATTEN static void run_contact(const gjkb__world *w, uint32_t count,
+                                                               const gjkb__lanes *l)
 {
-    ct_run(w, order, count, l, k_contact_loops);
+    ct_run(w, count, l, k_contact_loops);
 }
 
-/* The exported entry: the pairs order[0, count) of a chunk. */
-void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
-void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l)
+/* The exported entry: the lanes [0, count) of a chunk. */
+void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, uint32_t count, const gjkb__lanes *l);
+void GJKB_FN(gjkb__gjk_run)(const gjkb__world *w, uint32_t count, const gjkb__lanes *l)
 {
     if (w->contact)
-        run_contact(w, order, count, l);
+        run_contact(w, count, l);
     else if (w->distance_mode)
-        run_distance(w, order, count, l);
+        run_distance(w, count, l);
     else
-        run_hit(w, order, count, l);
+        run_hit(w, count, l);
 }

@@ -79,19 +79,16 @@ static GJKB_INLINE void ls_push(lane_queue *q, const float *spill, unsigned bits
 /* A queue's lanes as a chunk of their own: their pair inputs copied into
  * local lane arrays (and, starting afresh, their warm axes). */
 typedef struct ls_chunk {
-    _Alignas(64) uint32_t iota[LS_QCAP];
     _Alignas(64) int32_t pa[LS_QCAP], pb[LS_QCAP], ka[LS_QCAP], kb[LS_QCAP];
     _Alignas(64) float d[3][LS_QCAP];
-    _Alignas(64) double warm[3][LS_QCAP];
+    _Alignas(64) float warm[3][LS_QCAP];
 } ls_chunk;
 
-static GJKB_INLINE gjkb__world ls_chunk_world(const gjkb__world *w, const uint32_t *order, const lane_queue *in,
-                                              int fresh, ls_chunk *k)
+static GJKB_INLINE gjkb__world ls_chunk_world(const gjkb__world *w, const lane_queue *in, int fresh, ls_chunk *k)
 {
-    const int warm = fresh && w->wx;
+    const int warm = fresh && w->lane_wx;
     for (uint32_t i = 0; i < LS_QCAP; i++) {
         uint32_t j = in->lane[i < in->n ? i : 0];
-        k->iota[i] = i;
         k->pa[i] = w->lane_a[j];
         k->pb[i] = w->lane_b[j];
         k->ka[i] = w->lane_ka[j];
@@ -100,10 +97,9 @@ static GJKB_INLINE gjkb__world ls_chunk_world(const gjkb__world *w, const uint32
         k->d[1][i] = w->lane_dy[j];
         k->d[2][i] = w->lane_dz[j];
         if (warm) {
-            uint32_t pair = order[j];
-            k->warm[0][i] = w->wx[pair];
-            k->warm[1][i] = w->wy[pair];
-            k->warm[2][i] = w->wz[pair];
+            k->warm[0][i] = w->lane_wx[j];
+            k->warm[1][i] = w->lane_wy[j];
+            k->warm[2][i] = w->lane_wz[j];
         }
     }
     gjkb__world rw = *w;
@@ -115,9 +111,9 @@ static GJKB_INLINE gjkb__world ls_chunk_world(const gjkb__world *w, const uint32
     rw.lane_dy = k->d[1];
     rw.lane_dz = k->d[2];
     /* A resumed lane's direction comes with its state. */
-    rw.wx = warm ? k->warm[0] : NULL;
-    rw.wy = warm ? k->warm[1] : NULL;
-    rw.wz = warm ? k->warm[2] : NULL;
+    rw.lane_wx = warm ? k->warm[0] : NULL;
+    rw.lane_wy = warm ? k->warm[1] : NULL;
+    rw.lane_wz = warm ? k->warm[2] : NULL;
     return rw;
 }
 
@@ -127,9 +123,8 @@ static GJKB_INLINE gjkb__world ls_chunk_world(const gjkb__world *w, const uint32
  * go to their chunk lanes, the rest to `out`, lanes handed on to `hand`.
  * Lane by lane the same work whatever the width or the neighbours, so the
  * bits are too. */
-static GJKB_INLINE void ls_pass(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l, const loop_desc *d,
-                                const lane_queue *in, lane_queue *out, lane_queue *hand, uint32_t start,
-                                uint32_t base, int fresh)
+static GJKB_INLINE void ls_pass(const gjkb__world *w, const gjkb__lanes *l, const loop_desc *d, const lane_queue *in,
+                                lane_queue *out, lane_queue *hand, uint32_t start, uint32_t base, int fresh)
 {
     ls_chunk k;
     _Alignas(64) int32_t status[LS_QCAP], iters[LS_QCAP];
@@ -137,13 +132,13 @@ static GJKB_INLINE void ls_pass(const gjkb__world *w, const uint32_t *order, con
     _Alignas(64) float spill[LS_ROWS * GJKB_W], hand_spill[LS_ROWS * GJKB_W];
     _Alignas(64) float fin[GJKB_K_FINAL_FIELDS][LS_QCAP];
     const uint32_t n = in->n;
-    gjkb__world rw = ls_chunk_world(w, order, in, fresh, &k);
+    gjkb__world rw = ls_chunk_world(w, in, fresh, &k);
     gjkb__lanes rl = { .status = status, .iterations = iters, .dist = res[0],
                        .ax = res[1], .ay = res[2], .az = res[3], .bx = res[4], .by = res[5], .bz = res[6],
                        .nx = res[7], .ny = res[8], .nz = res[9], .counts = l->counts };
     for (int f = 0; f < GJKB_K_FINAL_FIELDS; f++)
         rl.fin[f] = fin[f];
-    loop_call c = { .w = &rw, .order = k.iota, .count = n, .l = &rl, .start = start, .cap = d->cap, .base = base,
+    loop_call c = { .w = &rw, .count = n, .l = &rl, .start = start, .cap = d->cap, .base = base,
                     .budget = ls_budget(w, d), .stride = LS_QROW, .spill = spill, .hand_spill = hand_spill };
     for (uint32_t o = 0; o < n; o += GJKB_W) {
         unsigned handed;
@@ -173,13 +168,12 @@ static GJKB_INLINE void ls_pass(const gjkb__world *w, const uint32_t *order, con
 /* Pass after pass of loop d over the lanes queued in *a (all `start`
  * steps in, or fresh), b the other queue, until none is left; a pass's
  * leftovers are at most its lanes, so the other queue has room. */
-static GJKB_INLINE void ls_drain_loop(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                      const loop_desc *d, lane_queue *a, lane_queue *b, lane_queue *hand,
-                                      uint32_t start, uint32_t base, int fresh)
+static GJKB_INLINE void ls_drain_loop(const gjkb__world *w, const gjkb__lanes *l, const loop_desc *d, lane_queue *a,
+                                      lane_queue *b, lane_queue *hand, uint32_t start, uint32_t base, int fresh)
 {
     while (a->n > 0) {
         b->n = 0;
-        ls_pass(w, order, l, d, a, b, hand, start, base, fresh);
+        ls_pass(w, l, d, a, b, hand, start, base, fresh);
         lane_queue *t = a;
         a = b;
         b = t;
@@ -192,18 +186,17 @@ static GJKB_INLINE void ls_drain_loop(const gjkb__world *w, const uint32_t *orde
  * afresh, their steps in d counted as next's base, or from the state they
  * reached; *a and *b are free queues, and the lanes next hands on go to
  * *a, which then becomes the hand-over queue. */
-static GJKB_INLINE void ls_hand_on(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                   const loop_desc *d, const loop_desc *next, lane_queue **a, lane_queue *b,
-                                   lane_queue **hand)
+static GJKB_INLINE void ls_hand_on(const gjkb__world *w, const gjkb__lanes *l, const loop_desc *d,
+                                   const loop_desc *next, lane_queue **a, lane_queue *b, lane_queue **hand)
 {
     const uint32_t budget = ls_budget(w, d);
     lane_queue *q = *hand;
     *hand = *a;
     (*hand)->n = 0;
     if (d->hand_rows == 0)
-        ls_drain_loop(w, order, l, next, q, b, *hand, 0, budget, 1);
+        ls_drain_loop(w, l, next, q, b, *hand, 0, budget, 1);
     else
-        ls_drain_loop(w, order, l, next, q, b, *hand, budget, 0, 0);
+        ls_drain_loop(w, l, next, q, b, *hand, budget, 0, 0);
     *a = q;
 }
 
@@ -212,29 +205,27 @@ static GJKB_INLINE void ls_hand_on(const gjkb__world *w, const uint32_t *order, 
  * loops deep. Written
  * out, not as a loop over the chain, so that every descriptor is a
  * constant where it is used (the queue's row counts unroll). */
-static GJKB_INLINE void ls_drain(const gjkb__world *w, const uint32_t *order, const gjkb__lanes *l,
-                                 const loop_desc *loops, lane_queue *a, lane_queue *b, lane_queue *hand,
-                                 const int fresh)
+static GJKB_INLINE void ls_drain(const gjkb__world *w, const gjkb__lanes *l, const loop_desc *loops, lane_queue *a,
+                                 lane_queue *b, lane_queue *hand, const int fresh)
 {
     const loop_desc *d0 = &loops[0];
-    ls_drain_loop(w, order, l, d0, a, b, hand, fresh ? 0 : d0->cap, 0, fresh);
+    ls_drain_loop(w, l, d0, a, b, hand, fresh ? 0 : d0->cap, 0, fresh);
     if (d0->next >= 0 && hand->n > 0) {
         const loop_desc *d1 = &loops[d0->next];
-        ls_hand_on(w, order, l, d0, d1, &a, b, &hand);
+        ls_hand_on(w, l, d0, d1, &a, b, &hand);
         if (d1->next >= 0 && hand->n > 0)
-            ls_hand_on(w, order, l, d1, &loops[d1->next], &a, b, &hand);
+            ls_hand_on(w, l, d1, &loops[d1->next], &a, b, &hand);
     }
     hand->n = 0;
 }
 
 /* A chunk in passes, starting every lane in loops[0]. */
-static GJKB_INLINE void ls_run(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l,
-                               const loop_desc *loops)
+static GJKB_INLINE void ls_run(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, const loop_desc *loops)
 {
     lane_queue q[3];
     _Alignas(64) float spill[LS_ROWS * GJKB_W], hand_spill[LS_ROWS * GJKB_W];
     const loop_desc *d = &loops[0];
-    loop_call c = { .w = w, .order = order, .count = count, .l = l, .start = 0, .cap = d->cap, .base = 0,
+    loop_call c = { .w = w, .count = count, .l = l, .start = 0, .cap = d->cap, .base = 0,
                     .budget = ls_budget(w, d), .resume = NULL, .stride = 0, .spill = spill, .hand_spill = hand_spill };
     q[0].n = q[2].n = 0;
     for (uint32_t o = 0; o < count; o += GJKB_W) {
@@ -244,7 +235,7 @@ static GJKB_INLINE void ls_run(const gjkb__world *w, const uint32_t *order, uint
         ls_push(&q[0], spill, bits, NULL, (uint32_t)o, d->rows);
         ls_push(&q[2], hand_spill, handed, NULL, (uint32_t)o, d->hand_rows);
         if ((q[0].n > 0 || q[2].n > 0) && (q[0].n + q[2].n + GJKB_W > LS_QCAP || o + GJKB_W >= count)) {
-            ls_drain(w, order, l, loops, &q[0], &q[1], &q[2], 0);
+            ls_drain(w, l, loops, &q[0], &q[1], &q[2], 0);
             q[0].n = q[2].n = 0;
         }
     }

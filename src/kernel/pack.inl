@@ -165,14 +165,11 @@ static GJKB_INLINE void pk_limits(const gjkb__world *world, fw extent, fw tl, co
 
 /* Search direction: the warm axis where usable, else the centre offset t,
  * else any axis. */
-static GJKB_INLINE v3w pk_direction(const gjkb__world *world, const uint32_t *order, size_t o, const fw ra[9], v3w t,
-                                    fw tl)
+static GJKB_INLINE v3w pk_direction(const gjkb__world *world, size_t o, const fw ra[9], v3w t, fw tl)
 {
     v3w dir = v3_sel(fw_gt(tl, fw_zero()), t, v3_splat(1.0f, 0.0f, 0.0f));
-    if (world->wx) {
-        iw pair = iw_load((const int32_t *)(const void *)(order + o));
-        v3w warm = v3_make(fw_gather_f64(world->wx, pair), fw_gather_f64(world->wy, pair),
-                           fw_gather_f64(world->wz, pair));
+    if (world->lane_wx) {
+        v3w warm = v3_load(world->lane_wx + o, world->lane_wy + o, world->lane_wz + o);
         v3w wl = m3_mul_t(ra, warm);
         fw wl2 = v3_dot(wl, wl);
         dir = v3_sel(mw_and(fw_gt(wl2, fw_zero()), fw_isfinite(wl2)), wl, dir);
@@ -180,11 +177,11 @@ static GJKB_INLINE v3w pk_direction(const gjkb__world *world, const uint32_t *or
     return dir;
 }
 
-/* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
- * pipeline), both rotations and cores, B's pose in A's frame, the scale
- * and the limits. */
-static GJKB_INLINE void pk_bundle(const gjkb__world *world, const uint32_t *order, uint32_t count, size_t o,
-                                  const int distance_mode, pack_w *k)
+/* Pack: the lanes' bodies, kinds, B's offset from A and warm axes (laid
+ * out by the pipeline), both rotations and cores, B's pose in A's frame,
+ * the scale and the limits. */
+static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
+                                  pack_w *k)
 {
     iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
     v3w r = v3_load(world->lane_dx + o, world->lane_dy + o, world->lane_dz + o);
@@ -218,7 +215,7 @@ static GJKB_INLINE void pk_bundle(const gjkb__world *world, const uint32_t *orde
     k->m = fw_add(k->ma, k->mb);
     k->valid = valid;
     pk_limits(world, extent, tl, distance_mode, k);
-    k->dir = pk_direction(world, order, o, ra, t, tl);
+    k->dir = pk_direction(world, o, ra, t, tl);
 }
 
 /* Support point of the pair's difference in direction d (support.inl). */

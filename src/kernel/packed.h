@@ -1,13 +1,16 @@
 /* packed.h - what the width-agnostic pipeline hands a wide kernel.
  *
  * The pipeline buckets the pairs into an order and lays out, at each
- * position of that order, the pair's body indices, kinds and B's offset
- * from A (subtracted in double, rounded to float); the kernel takes a chunk
- * of that order, loads those, gathers rotations and sizes from the caller's
- * SoA arrays, validates, builds A's scaled local frame, runs GJK and writes
- * per-lane results that the pipeline scatters back. Lane arrays are 64-byte
- * aligned and padded to GJKB_PACK_ALIGN lanes, so bundle b of a width-W
- * kernel is the aligned slice [b*W, b*W + W). */
+ * position of that order, the pair's body indices, kinds, B's offset from
+ * A (subtracted in double, rounded to float) and its warm-start axis
+ * (rounded to float); the kernel takes a chunk of that order, loads those,
+ * gathers rotations and sizes from the caller's SoA arrays, validates,
+ * builds A's scaled local frame, runs GJK and writes per-lane results that
+ * the pipeline scatters back. Everything per pair is a load at the lane's
+ * position, never a read by pair number: the bucketed order makes those
+ * random. Lane arrays are 64-byte aligned and padded to GJKB_PACK_ALIGN
+ * lanes, so bundle b of a width-W kernel is the aligned slice
+ * [b*W, b*W + W). */
 #ifndef GJKB_PACKED_H
 #define GJKB_PACKED_H
 
@@ -72,11 +75,13 @@ typedef struct gjkb__world {
      * kinds (checked), B's position minus A's (double, rounded to float) */
     const int32_t *lane_a, *lane_b, *lane_ka, *lane_kb;
     const float *lane_dx, *lane_dy, *lane_dz;
+    /* per lane: the warm-start axis, world (the query's double rounded to
+     * float, NaN where the pair has none), or NULL: no warm start */
+    const float *lane_wx, *lane_wy, *lane_wz;
     const float *qw, *qx, *qy, *qz;
     const float *sx, *sy, *sz;
     const float *margin;        /* NULL: no margins */
     const int32_t *hull;        /* NULL: no hull bodies */
-    const double *wx, *wy, *wz; /* warm-start axes per pair (by the order's pair index), or NULL */
     const int32_t *hull_first, *hull_n;
     const float *hull_radius;   /* NaN for an invalid hull */
     const float *hx, *hy, *hz;  /* all hull points (at least GJKB_PACK_ALIGN, padded) */
@@ -109,13 +114,13 @@ enum { GJKB_REC_R0, GJKB_REC_SX = 9, GJKB_REC_SY, GJKB_REC_SZ, GJKB_REC_MARGIN, 
        GJKB_REC_HULL_N, GJKB_REC_HULL_RADIUS, GJKB_BODY_RECORD };
 _Static_assert(GJKB_BODY_RECORD == 16, "a record is one 64-byte line");
 
-/* A kernel runs the pairs order[0, count) of a chunk (order 64-byte aligned
- * and readable up to the next multiple of GJKB_PACK_ALIGN) in bundles of its
- * width, writing lane j's results at index j of the lane arrays. */
+/* A kernel runs the lanes [0, count) of a chunk (w's lane arrays, readable
+ * up to the next multiple of GJKB_PACK_ALIGN) in bundles of its width,
+ * writing lane j's results at index j of the lane arrays. */
 typedef struct gjkb__kernel {
     const char *name;
     int width;
-    void (*run)(const gjkb__world *w, const uint32_t *order, uint32_t count, const gjkb__lanes *l);
+    void (*run)(const gjkb__world *w, uint32_t count, const gjkb__lanes *l);
     /* The records (gjkb__world.records) of bodies [first, end), from w's
      * arrays, kind (per body) and the number of registered hulls. */
     void (*records)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, uint32_t end,

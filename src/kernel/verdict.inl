@@ -19,7 +19,7 @@ static GJKB_INLINE fw vd_open_gap(fw vv, fw len, const int distance_mode, const 
     return fw_min(gap, fw_mul(fw_splat(final ? GJKB_K_WITNESS : GJKB_K_OPEN), len));
 }
 
-/* One bundle's call of a loop: the chunk (order[0, count), lane arrays l),
+/* One bundle's call of a loop: the chunk (lanes [0, count) of w's and l's),
  * the bundle at lane o, the steps [start, start + cap) to run (light loops:
  * at most cap more, each lane within its budget of `budget` steps), the
  * steps `base` its lanes spent before this loop, and where the lanes' state
@@ -27,7 +27,6 @@ static GJKB_INLINE fw vd_open_gap(fw vv, fw len, const int distance_mode, const 
  * and goes (spill, hand_spill: rows GJKB_W apart). */
 typedef struct loop_call {
     const gjkb__world *w;
-    const uint32_t *order;
     uint32_t count;
     const gjkb__lanes *l;
     size_t o;

@@ -157,16 +157,6 @@ static inline iw iw_gather(const int32_t *base, iw idx)
 static inline float fw_reduce_max(fw a) { return simde_vmaxvq_f32(a); }
 static inline int32_t iw_reduce_min(iw a) { return simde_vminvq_s32(a); }
 
-/* Double gather rounded to float lanes: base[idx]. */
-static inline fw fw_gather_f64(const double *base, iw idx)
-{
-    simde_float64x2_t lo = simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(idx, 1)],
-                                                simde_vdupq_n_f64(base[simde_vgetq_lane_s32(idx, 0)]), 1);
-    simde_float64x2_t hi = simde_vsetq_lane_f64(base[simde_vgetq_lane_s32(idx, 3)],
-                                                simde_vdupq_n_f64(base[simde_vgetq_lane_s32(idx, 2)]), 1);
-    return simde_vcombine_f32(simde_vcvt_f32_f64(lo), simde_vcvt_f32_f64(hi));
-}
-
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info); by a register, as
  * the immediate forms need a constant the compiler may not see ---- */

@@ -124,9 +124,6 @@ static inline iw iw_gather(const int32_t *base, iw idx) { return base[idx]; }
 static inline float fw_reduce_max(fw a) { return a; }
 static inline int32_t iw_reduce_min(iw a) { return a; }
 
-/* Double gather rounded to float lanes: base[idx]. */
-static inline fw fw_gather_f64(const double *base, iw idx) { return (float)base[idx]; }
-
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info) ---- */
 static inline iw iw_shl(iw a, int n) { return (int32_t)((uint32_t)a << n); }

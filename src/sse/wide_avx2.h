@@ -171,14 +171,6 @@ static inline int32_t iw_reduce_min(iw a)
     return simde_mm_cvtsi128_si32(m);
 }
 
-/* Double gather rounded to float lanes: base[idx]. */
-static inline fw fw_gather_f64(const double *base, iw idx)
-{
-    simde__m128 lo = simde_mm256_cvtpd_ps(simde_mm256_i32gather_pd(base, simde_mm256_castsi256_si128(idx), 8));
-    simde__m128 hi = simde_mm256_cvtpd_ps(simde_mm256_i32gather_pd(base, simde_mm256_extracti128_si256(idx, 1), 8));
-    return simde_mm256_set_m128(hi, lo);
-}
-
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info); the count form,
  * which a constant count folds to the immediate one ---- */

@@ -270,43 +270,6 @@ static inline int32_t iw_reduce_min(iw a)
     return simde_mm_cvtsi128_si32(m);
 }
 
-/* Double gather rounded to float lanes: base[idx], 8 doubles at a time. */
-static inline simde__m512d gjkb_gather8_f64(const double *base, simde__m256i idx)
-{
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_i32gather_pd(idx, base, 8);
-#else
-    int32_t ix[8];
-    double r[8];
-    simde_mm256_storeu_si256((simde__m256i *)(void *)ix, idx);
-    for (int i = 0; i < 8; i++)
-        r[i] = base[ix[i]];
-    return simde_mm512_loadu_pd(r);
-#endif
-}
-/* Rounds 2 x 8 doubles to 16 float lanes (SIMDe has no emulated cvtpd_ps
- * at this width: a lane loop then). */
-static inline fw gjkb_join_f64(simde__m512d lo, simde__m512d hi)
-{
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-    __m256 l = _mm512_cvtpd_ps(lo), h = _mm512_cvtpd_ps(hi);
-    return _mm512_insertf32x8(_mm512_castps256_ps512(l), h, 1);
-#else
-    double d[16];
-    float r[16];
-    simde_mm512_storeu_pd(d, lo);
-    simde_mm512_storeu_pd(d + 8, hi);
-    for (int i = 0; i < 16; i++)
-        r[i] = (float)d[i];
-    return simde_mm512_loadu_ps(r);
-#endif
-}
-static inline fw fw_gather_f64(const double *base, iw idx)
-{
-    return gjkb_join_f64(gjkb_gather8_f64(base, simde_mm512_castsi512_si256(idx)),
-                         gjkb_gather8_f64(base, simde_mm512_extracti64x4_epi64(idx, 1)));
-}
-
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info); the count form,
  * which a constant count folds to the immediate one ---- */

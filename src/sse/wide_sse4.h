@@ -140,14 +140,6 @@ static inline int32_t iw_reduce_min(iw a)
     return simde_mm_cvtsi128_si32(m);
 }
 
-/* Double gather rounded to float lanes: base[idx]. No gather instruction before AVX2: lane loads. */
-static inline fw fw_gather_f64(const double *base, iw idx)
-{
-    simde__m128d lo = simde_mm_set_pd(base[simde_mm_extract_epi32(idx, 1)], base[simde_mm_extract_epi32(idx, 0)]);
-    simde__m128d hi = simde_mm_set_pd(base[simde_mm_extract_epi32(idx, 3)], base[simde_mm_extract_epi32(idx, 2)]);
-    return simde_mm_movelh_ps(simde_mm_cvtpd_ps(lo), simde_mm_cvtpd_ps(hi));
-}
-
 /* ---- int32 shifts by a count 0..31 (the bucket keys of gjkb_step: the
  * bounds kernel's body classes, the sweep's pair info); the count form,
  * which a constant count folds to the immediate one ---- */
