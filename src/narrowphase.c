@@ -24,12 +24,7 @@ static void reference_one(const gjkb_context *ctx, const gjkb_bodies *bodies, co
     gjkb_shape a = gjkb__body_shape(bodies, pairs->a[i]);
     gjkb_shape b = gjkb__body_shape(bodies, pairs->b[i]);
     double axis[3];
-    if (warm) {
-        axis[0] = warm->warm_x[i];
-        axis[1] = warm->warm_y[i];
-        axis[2] = warm->warm_z[i];
-    }
-    gjkb_result res = gjkb__reference_pair(ctx, &a, &b, p, warm ? axis : NULL);
+    gjkb_result res = gjkb__reference_pair(ctx, &a, &b, p, gjkb__warm_axis(warm, i, axis));
     gjkb__store_result(results, i, &res);
     if (p->mode == GJKB_CONTACT)
         gjkb__store_manifold(results, i, &res);

@@ -452,12 +452,7 @@ static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, cons
 {
     gjkb_shape a = gjkb__body_shape(bd, pr->a[i]), b = gjkb__body_shape(bd, pr->b[i]);
     double axis[3];
-    if (warm) {
-        axis[0] = warm->warm_x[i];
-        axis[1] = warm->warm_y[i];
-        axis[2] = warm->warm_z[i];
-    }
-    gjkb_result r = gjkb__ref_query(ctx, &a, &b, p, warm ? axis : NULL);
+    gjkb_result r = gjkb__ref_query(ctx, &a, &b, p, gjkb__warm_axis(warm, i, axis));
     if (p->mode == GJKB_HIT)
         for (int k = 0; k < 3; k++)
             r.a[k] = r.b[k] = r.n[k] = NAN;

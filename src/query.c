@@ -87,6 +87,16 @@ void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *re
         r->iterations[i] = res->iterations;
 }
 
+const double *gjkb__warm_axis(const gjkb_query *warm, uint32_t i, double axis[3])
+{
+    if (!warm)
+        return NULL;
+    axis[0] = warm->warm_x[i];
+    axis[1] = warm->warm_y[i];
+    axis[2] = warm->warm_z[i];
+    return axis;
+}
+
 void gjkb__store_manifold(const gjkb_results *r, uint32_t i, const gjkb_result *res)
 {
     const gjkb_manifolds *m = &r->manifold;

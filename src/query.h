@@ -22,6 +22,9 @@ void gjkb__store_result(const gjkb_results *r, uint32_t i, const gjkb_result *re
  * count on: NaN, feature 0. */
 void gjkb__store_manifold(const gjkb_results *r, uint32_t i, const gjkb_result *res);
 
+/* Pair i's warm-start axis copied into axis, or NULL without warm axes. */
+const double *gjkb__warm_axis(const gjkb_query *warm, uint32_t i, double axis[3]);
+
 /* The answer of an invalid pair: GJKB_INVALID, NaN everywhere. */
 gjkb_result gjkb__invalid_result(void);
 
