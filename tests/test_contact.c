@@ -1327,6 +1327,24 @@ static void place_beside(gjkb_context *ctx, tu_rng *rng, const gjkb_shape *a, gj
     *b = tu_at(*b, p.x - move * r.n[0], p.y - move * r.n[1], p.z - move * r.n[2]);
 }
 
+/* Two cones 0.37 apart whose float GJK stalls short of convergence (two
+ * rims): a lane kept there has its witnesses on the simplex, inside the
+ * shapes by up to the distance it leaves open, so contact mode hands it
+ * on unless that is within the surface tolerance (vd_open_gap). */
+static void test_stalled_cone_witness(void **state)
+{
+    (void)state;
+    const float qa[4] = { -0.199091852f, 0.193700179f, -0.858070791f, 0.431922644f };
+    const float qb[4] = { -0.326569229f, -0.873742759f, 0.239212304f, 0.269636005f };
+    want apart = points(0, 0, tu_v(0, 0, 0));
+    run_case("cones 0.37 apart, rims facing",
+             tu_rot(tu_at(tu_cone(0.462815642, 0.652878404), -5.8762776269558303, 5.4270324215981915,
+                          -8.0434917199294631), qa),
+             tu_rot(tu_at(tu_cone(0.410361767, 0.357653528), -5.6101829729955188, 6.3642749203284001,
+                          -8.4511085126695207), qb),
+             apart);
+}
+
 /* Cones, cylinders and capsules, with margins half the time, nearly
  * parallel (place_beside) and at random (random_pairs): every witness and
  * every contact point on its shape's surface (check_pair). */
@@ -1678,6 +1696,7 @@ int main(void)
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_cone_slant_on_rim_witness),
         cmocka_unit_test(test_cone_slant_along_box_edge),
+        cmocka_unit_test(test_stalled_cone_witness),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

@@ -4,9 +4,8 @@
  * EPA bounds the depth from below by an inscribed polytope. Near the axis
  * of a cylinder or a cone the nearest boundary is a whole ring of nearly
  * equally near directions, which a polytope resolves only with thousands
- * of faces, and the local search after it crawls along the ring's valley:
- * a sphere 4e-4 of the scale off a cylinder's axis spent the reference's
- * whole budget. A point's depth in these solids is a closed form instead:
+ * of faces, and the local search after it crawls along the ring's valley
+ * (docs/contacts.md). A point's depth in these solids is a closed form:
  * the least distance to the boundary surfaces that bound it (side or cap;
  * slant or base), each a plane through the point's meridian. */
 #include "scalar/ref_geom.h"
