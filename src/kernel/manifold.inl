@@ -56,9 +56,11 @@
  * not decided here (features touching at a corner, rounded). */
 #define MG_ALONG 1e-5f
 #define MG_SHORT 1e-3f
-/* A hull face's neighbour more aligned by this (a cosine; the axis error
- * times the normals' difference) is surely climbed to. */
-#define MG_CLIMB 2e-5f
+/* Hull points this close to the top along u (a share of the hull's
+ * radius) may be the reference's support point, whose faces it looks at. */
+#define MG_TOP 1e-5f
+/* Cosines of float unit normals: a few roundings. */
+#define MG_COS_EPS 1e-6f
 /* A hull this small against the pair's scale: its face planarity (1e-11
  * of the pair's unit in the reference) is not resolved by the host's
  * check (gjkb__face.exact). */
@@ -298,54 +300,93 @@ static GJKB_INLINE float mg_face_dot(const mg_side *s, int32_t i, const float u[
     return g->nx * u[0] + g->ny * u[1] + g->nz * u[2];
 }
 
-/* Whether the reference's climb (from any face, to a neighbour across an
- * edge while that is more aligned with u) can only end at face best:
- * every other face has a neighbour clearly more aligned. */
-static GJKB_INLINE int mg_climbs_to(const mg_side *s, const float u[3], int32_t best)
+static GJKB_INLINE float mg_point_dot(const mg_side *s, int32_t i, const float u[3])
 {
-    float len = mg_len(u);
-    for (int32_t i = 0; i < s->nface; i++) {
-        if (i == best)
-            continue;
-        const gjkb__face *g = &s->face[i];
-        float d = mg_face_dot(s, i, u) / len, up = -INFINITY;
-        for (int32_t e = 0; e < g->count; e++) {
-            int32_t j = s->across[g->first + e];
-            float dj = j >= 0 ? mg_face_dot(s, j, u) / len : -INFINITY;
-            up = dj > up ? dj : up;
-        }
-        if (!(up > d + MG_CLIMB))
-            return 0;
-    }
-    return 1;
+    float p[3];
+    mg_hull_point(s, i, p);
+    return mg_dot(p, u);
 }
 
-/* The face of the hull most aligned with u (from the topology; the
- * reference climbs to it from the points), when the rule takes its tilt,
- * the face is the reference's (exact) and no other face is nearly as
- * aligned: 1; not taken: -1; undecided: 0. */
+enum { MG_NO_FACE = -1, MG_UNSURE = -2 };
+
+static GJKB_INLINE int mg_on_face(const mg_side *s, int32_t f, int32_t v)
+{
+    const gjkb__face *g = &s->face[f];
+    for (int32_t e = 0; e < g->count; e++)
+        if (s->fv[g->first + e] == v)
+            return 1;
+    return 0;
+}
+
+/* The face through hull point v most aligned with u, when clearly so: the
+ * axis error (slack, a sine) moves two faces' cosines apart by at most it
+ * times their normals' difference. MG_NO_FACE when none can be within
+ * the rule's tilt. */
+static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const float u[3], float len, float max_sin)
+{
+    float b1 = -INFINITY;
+    int32_t best = MG_UNSURE;
+    for (int32_t i = 0; i < s->nface; i++) {
+        if (!mg_on_face(s, i, v))
+            continue;
+        if (!s->face[i].exact)
+            return MG_UNSURE;
+        float d = mg_face_dot(s, i, u) / len;
+        if (d > b1)
+            b1 = d, best = i;
+    }
+    if (!(b1 > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - b1 * b1, 0.0f)), max_sin, s->slack) < 0)
+        return MG_NO_FACE;
+    const gjkb__face *g = &s->face[best];
+    for (int32_t i = 0; i < s->nface; i++) {
+        if (i == best || !mg_on_face(s, i, v))
+            continue;
+        const gjkb__face *h = &s->face[i];
+        float dn[3] = { g->nx - h->nx, g->ny - h->ny, g->nz - h->nz };
+        if (!(b1 - mg_face_dot(s, i, u) / len > s->slack * mg_len(dn) + MG_COS_EPS))
+            return MG_UNSURE;
+    }
+    return best;
+}
+
+/* The face the reference takes along u, of those through its support
+ * point: in float, every point within MG_TOP of the top must give the
+ * same (or none). */
+static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float len, float max_sin)
+{
+    float top = -INFINITY;
+    for (int32_t i = 0; i < s->npts; i++)
+        top = fmaxf(top, mg_point_dot(s, i, u));
+    const float band = top - MG_TOP * s->radius * len;
+    int32_t face = MG_UNSURE;
+    for (int32_t i = 0; i < s->npts; i++) {
+        if (!(mg_point_dot(s, i, u) >= band))
+            continue;
+        int32_t f = mg_face_around(s, i, u, len, max_sin);
+        if (f == MG_UNSURE || (face != MG_UNSURE && f != face))
+            return MG_UNSURE;
+        face = f;
+    }
+    return face;
+}
+
+/* The hull's face the reference takes along u (from the topology; the
+ * reference finds it from the points): 1 when the rule takes its tilt
+ * and it is surely the reference's; not taken: -1; undecided: 0. */
 static GJKB_INLINE int mg_hull_face(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
 {
     if (s->nface == 0)
         return -1;
-    float len = mg_len(u), b1 = -INFINITY, b2 = -INFINITY;
-    int32_t best = 0;
-    for (int32_t i = 0; i < s->nface; i++) {
-        const gjkb__face *g = &s->face[i];
-        float d = (g->nx * u[0] + g->ny * u[1] + g->nz * u[2]) / len;
-        if (d > b1)
-            b2 = b1, b1 = d, best = i;
-        else if (d > b2)
-            b2 = d;
-    }
-    const gjkb__face *g = &s->face[best];
+    float len = mg_len(u);
+    int32_t at = mg_top_face(s, u, len, max_sin);
+    if (at < 0)
+        return at == MG_NO_FACE ? -1 : 0;
+    const gjkb__face *g = &s->face[at];
     float m[3] = { g->nx, g->ny, g->nz }, c[3];
     mg_cross(m, u, c);
-    int taken = b1 > 0.0f ? mg_within(mg_len(c) / len, max_sin, s->slack) : -1;
-    if (taken <= 0)
-        return taken;
-    if (!g->exact || g->count > MG_FEAT_MAX || b1 - b2 <= s->slack || !mg_climbs_to(s, u, best))
-        return 0;
+    int taken = mg_within(mg_len(c) / len, max_sin, s->slack);
+    if (taken <= 0 || g->count > MG_FEAT_MAX)
+        return taken < 0 ? -1 : 0;
     f->n = g->count;
     for (int32_t i = 0; i < g->count; i++) {
         int32_t v = s->fv[g->first + i];

@@ -6,8 +6,9 @@
  * within REF_FACE_SIN of perpendicular to u; aligned (the manifold), the
  * face or segment most aligned with u within the rule's angle, else the
  * strict one. Hull faces come from the points alone (the reference does
- * not read the hull topology): gift wrapping from the support point, then
- * a climb over edges to the face most aligned with u. */
+ * not read the hull topology): gift wrapping from the support point to a
+ * face through it, then around that point to the face through it most
+ * aligned with u. */
 #include "scalar/ref_geom.h"
 
 #define REF_TAU 6.28318530717958647693
@@ -15,9 +16,9 @@
  * the float spacing of hull points near the unit, far above double
  * rounding; the manifold then finds the face planar (M_PLANAR, 1e-10). */
 #define H_PLANE 1e-11
-/* A neighbouring hull face must be more aligned with u by this (a cosine)
- * to be climbed to: rounding never makes two faces swap back and forth. */
-#define H_GAIN 1e-12
+/* Faces around one hull point that are looked at; a point on more (a
+ * fan of slivers) keeps the most aligned of these. */
+#define H_AROUND 64
 
 ref_feature_rule gjkb__ref_aligned_rule(double margin, double band)
 {
@@ -316,29 +317,46 @@ static int hull_plane_points(const ref_core *c, ref_vec q, ref_vec m, ref_featur
     return f->n;
 }
 
-/* From a face (normal *m through *q) to the neighbour across an edge most
- * aligned with u, while that gains (each step gains: at most one visit per
- * face). Any two of the face's points are tried as an edge: across a
- * chord the plane is met at once and nothing changes. */
-static void hull_climb(const ref_core *c, ref_vec u, ref_vec *m, ref_vec *q)
+/* Whether unit normal q is one of found's (to rounding: a face reached
+ * over two of its edges comes out a few ulps apart). */
+static bool hull_known(const ref_vec *found, int n, ref_vec q)
 {
-    for (uint32_t step = 0; step < 2 * c->count; step++) {
+    for (int i = 0; i < n; i++)
+        if (length(sub(found[i], q)) < 1e-9)
+            return true;
+    return false;
+}
+
+/* The face through hull point s most aligned with u, from the face *m
+ * through s: each face around s is reached from one found before by
+ * turning its plane about an edge through s (every other point of the
+ * face with s is tried: across a chord the plane is met at once and comes
+ * out the same). Ties go to the face found first. The faces through the
+ * support point are the ones that hold the deepest point: a face only
+ * more aligned elsewhere would not, and a climb from face to face would
+ * end at whichever local best it met first. */
+static void hull_around(const ref_core *c, ref_vec u, ref_vec s, ref_vec *m)
+{
+    ref_vec found[H_AROUND], best = *m;
+    int n = 1;
+    found[0] = *m;
+    for (int at = 0; at < n; at++) {
         ref_feature f;
-        int n = hull_plane_points(c, *q, *m, &f);
-        ref_vec best = *m, at = *q;
-        for (int i = 0; i < n; i++)
-            for (int j = i + 1; j < n; j++)
-                for (double side = -1.0; side <= 1.0; side += 2.0) {
-                    ref_vec k = *m;
-                    uint32_t hit;
-                    if (hull_turn_about(c, f.p[i], sub(f.p[j], f.p[i]), &k, side, &hit) &&
-                        dot(k, u) > dot(best, u) + H_GAIN)
-                        best = k, at = f.p[i];
-                }
-        if (same(best, *m))
-            return;
-        *m = best, *q = at;
+        int k = hull_plane_points(c, s, found[at], &f);
+        for (int i = 0; i < k; i++) {
+            ref_vec e = sub(f.p[i], s);
+            for (double side = -1.0; side <= 1.0 && length(e) > H_PLANE; side += 2.0) {
+                ref_vec q = found[at];
+                uint32_t hit;
+                if (n == H_AROUND || !hull_turn_about(c, s, e, &q, side, &hit) || hull_known(found, n, q))
+                    continue;
+                found[n++] = q;
+                if (dot(q, u) > dot(best, u))
+                    best = q;
+            }
+        }
     }
+    *m = best;
 }
 
 /* The hull face most aligned with u, when the rule takes its tilt and it
@@ -350,7 +368,7 @@ static bool hull_aligned_face(const ref_core *c, ref_vec u, ref_feature_rule rul
     ref_vec s = hull_point(c, hull_support(c, u)), m;
     if (!hull_first_face(c, s, u, &m))
         return false;
-    hull_climb(c, u, &m, &s);
+    hull_around(c, u, s, &m);
     if (!takes(rule, dot(m, u)) || hull_plane_points(c, s, m, f) < 3)
         return false;
     f->key = gjkb__ref_hull_face_key(f->id, f->n);
