@@ -84,6 +84,7 @@ void gjkb_destroy(gjkb_context *ctx)
     free(ctx->face);
     free(ctx->face_vertex);
     free(ctx->face_across);
+    free(ctx->point_face);
     gjkb__scratch_free(ctx);
     gjkb__broad_free(ctx);
     gjkb__frame_free(ctx);
@@ -204,6 +205,7 @@ static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
     if (!grow_aligned(&ctx->hx, ctx->point_count, &cap, need) ||
         !grow_aligned(&ctx->hy, ctx->point_count, &cap2, need) ||
         !grow_aligned(&ctx->hz, ctx->point_count, &cap3, need) ||
+        !grow((void **)&ctx->point_face, &ctx->point_face_cap, need, sizeof(int32_t)) ||
         !grow((void **)&ctx->hulls, &hcap, ctx->hull_count + 1, sizeof(gjkb__hull)) ||
         !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
@@ -214,6 +216,16 @@ static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
     ctx->hull_cap = hcap;
     ctx->point_cap = cap;
     return true;
+}
+
+/* A face of valid hull h through its vertex v (the face left of its
+ * first directed edge), or -1. */
+static int32_t point_face(const gjkb__hull *h, uint32_t v)
+{
+    const gjkb__hull_topology *t = &h->topo;
+    if (!h->valid || v >= t->vertex_count || t->face_count == 0 || t->adj_first[v] == t->adj_first[v + 1])
+        return -1;
+    return (int32_t)t->adj_face[t->adj_first[v]];
 }
 
 /* Stores the hull's m points (input indices src, or 0..m-1 when src is
@@ -231,6 +243,7 @@ static void hull_store(gjkb_context *ctx, gjkb__hull *h, const float *xyz, const
         ctx->hx[h->first + i] = h->n ? xyz[p] : 0.0f;
         ctx->hy[h->first + i] = h->n ? xyz[p + 1] : 0.0f;
         ctx->hz[h->first + i] = h->n ? xyz[p + 2] : 0.0f;
+        ctx->point_face[h->first + i] = point_face(h, k);
     }
     ctx->point_count += slots;
 }

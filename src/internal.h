@@ -52,6 +52,9 @@ struct gjkb_context {
     int32_t *face_first, *face_n;
     struct gjkb__face *face;
     int32_t *face_vertex, *face_across;
+    int32_t *point_face;             /* per hull point slot: a face through it (index
+                                        among its hull's faces), -1 for none */
+    uint32_t point_face_cap;
     uint32_t face_count, face_cap, face_vertex_count, face_vertex_cap;
     /* hull support strategy of the wide kernels: within-hull from this many
      * points up, gathered across lanes below (GJKB_HULL_SUPPORT overrides) */

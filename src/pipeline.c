@@ -623,6 +623,7 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         .face_first = hulls ? ctx->face_first : &zero_i, .face_n = hulls ? ctx->face_n : &zero_i,
         .face = ctx->face, .face_vertex = ctx->face_vertex,
         .face_across = ctx->face_across,
+        .point_face = points ? ctx->point_face : &zero_i,
         .tolerance = (float)p->tolerance,
         .max_distance = (float)p->max_distance,
         .distance_mode = p->mode != GJKB_HIT,

@@ -1288,6 +1288,71 @@ static void test_cone_slant_along_box_edge(void **state)
         }
 }
 
+/* Frame 10 of the main job (seed 1): a cylinder's cap on a face of the
+ * scene's hull 18, nearly parallel. The reference moves the deepest of the
+ * cap's clipped rim points to its witnesses (the point misses the deepest
+ * spot by more than 1e-9), which drops a twin: 3 points. Float snapped it
+ * and kept 4 once the hull face was decided in float; a rim polygon now
+ * goes to the reference. */
+static void test_cylinder_cap_on_hull_face(void **state)
+{
+    (void)state;
+    static const float pts[] = {
+        0.316140711f, -0.147363618f, 0.165830851f, -0.0754534975f, -0.104744263f, 0.339321971f,
+        -0.25224486f, -0.283705711f, -0.317308456f, 0.133756489f, -0.16789934f, -0.781339467f,
+        -0.26877594f, -0.255215079f, 0.296662807f, -0.156934008f, 0.432665259f, 0.18741636f,
+        0.262474477f, 0.276417345f, -0.274588078f, -0.0440122783f, 0.381709367f, 0.582639396f,
+        0.279162526f, 0.223790124f, -0.309609115f, 0.161202878f, -0.427008718f, 0.20297657f,
+        0.207061827f, -0.11042849f, 0.692352712f, -0.18382667f, 0.215945691f, -0.657561481f,
+        -0.319168091f, 0.0827754885f, -0.249958813f, 0.302913934f, -0.135912508f, 0.313906521f,
+        -0.151218891f, 0.397787243f, 0.379293978f, 0.0124014756f, 0.155663684f, -0.868463576f,
+        -0.0838517249f, 0.140103281f, -0.847813964f, 0.10968928f, 0.0510815009f, -0.85920167f,
+        -0.17475684f, -0.0361672044f, 0.778589368f, -0.104390442f, 0.0921823308f, -0.852710068f,
+        -0.0694166645f, -0.0540813915f, 0.888996422f, 0.0155095132f, -0.407056779f, -0.534659386f,
+        0.132542089f, -0.184122846f, 0.770707965f, 0.0823443234f, 0.345874935f, 0.624497533f,
+        0.120781489f, -0.359796047f, -0.547729135f, 0.0431235544f, -0.486553311f, -0.197624192f,
+        -0.159996167f, -0.427490741f, 0.206621796f, -0.155364886f, -0.32634756f, -0.552761376f,
+        0.287581414f, 0.242653638f, -0.177823037f, 0.183477953f, 0.362161875f, -0.392236263f,
+        0.254537284f, 0.267965615f, 0.34761706f, -0.163728327f, 0.419792652f, 0.235284507f,
+        0.219472572f, 0.33028397f, -0.346407592f, 0.0116671985f, -0.478740126f, 0.276924163f,
+        -0.00395745505f, -0.457160503f, -0.379934907f, -0.179687455f, 0.373932779f, -0.367887259f,
+        0.151739687f, 0.0267393962f, 0.814565361f, 0.17509073f, -0.393910974f, -0.310859382f,
+        -0.100953147f, -0.475404292f, 0.114647798f, -0.085591495f, -0.486112058f, -0.0145170894f,
+        -0.278327346f, -0.0476606451f, 0.507312119f, -0.0867089927f, -0.426799566f, -0.421688944f,
+        0.312175006f, -0.176930487f, 0.118957587f, -0.0512354821f, -0.310366392f, 0.384768307f,
+        0.284696311f, -0.266211003f, -0.0644029453f, -0.203617901f, 0.398997307f, 0.061011795f,
+        -0.21174711f, -0.329761326f, 0.381676704f, 0.0525157712f, 0.192015395f, 0.405944496f,
+        0.288380414f, -0.133938253f, 0.404472023f, 0.0284871385f, 0.375697404f, -0.602341175f,
+        0.324642062f, 0.120882943f, 0.10421335f, -0.0290798452f, -0.371862322f, 0.609952986f,
+        0.318888158f, -0.0516879149f, 0.27859652f, -0.188490614f, -0.409061849f, -0.143259868f,
+        -0.228353783f, -0.303544313f, -0.383066148f, -0.316905051f, 0.03720228f, -0.301928014f,
+        -0.12689963f, 0.460068017f, 0.130508885f,
+    };
+    const float qa[4] = { 0.0967571735f, 0.506186187f, -0.247353971f, -0.820505679f };
+    const float qb[4] = { 0.50162977f, 0.579195201f, 0.217721969f, -0.604564011f };
+    const gjkb_shape cyl = tu_rot(tu_at(tu_cylinder(0.724318326, 0.864943266), -68.198402001339389,
+                                        44.522106970074908, -1.4805937704445482), qa);
+    const double warm[3] = { 0.86212486028671265, -0.3408723771572113, -0.37489557266235352 };
+    for (int start = 0; start < 2; start++)
+        FOR_EACH_BACKEND(backend) {
+            gjkb_context *ctx = context_on(backend);
+            uint32_t id;
+            assert_int_equal(gjkb_hull_add(ctx, pts, (uint32_t)(sizeof pts / sizeof pts[0] / 3), &id), GJKB_OK);
+            const gjkb_shape hull = tu_rot(tu_at(tu_hull_shape(id), -66.82087343562884, 44.533275875186121,
+                                                 -1.2938129642057745), qb);
+            const gjkb_shape *a = &cyl, *b = &hull;
+            const gjkb_result got = warm_pair(ctx, a, b, 0.0, start ? warm : NULL), *r = &got;
+            char label[96];
+            snprintf(label, sizeof label, "cylinder cap on a hull face, %s, on %s", start ? "warm" : "cold",
+                     gjkb_backend_name(backend));
+            CHECK(r->status == GJKB_OVERLAP && fabs(r->distance + 0.1992696) < 1e-6, "status %d distance %.9g",
+                  r->status, r->distance);
+            CHECK(fabs(tu_len(v3(r->n)) - 1.0) < 1e-6, "n not unit");
+            CHECK(r->contact_count == 3, "%u points, the reference 3", r->contact_count);
+            gjkb_destroy(ctx);
+        }
+}
+
 /* q = p * r (both (w, x, y, z)): r's rotation first. */
 static void quat_mul(const float p[4], const float r[4], float q[4])
 {
@@ -1697,6 +1762,7 @@ int main(void)
         cmocka_unit_test(test_cone_slant_on_rim_witness),
         cmocka_unit_test(test_cone_slant_along_box_edge),
         cmocka_unit_test(test_stalled_cone_witness),
+        cmocka_unit_test(test_cylinder_cap_on_hull_face),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

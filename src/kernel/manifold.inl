@@ -56,9 +56,6 @@
  * not decided here (features touching at a corner, rounded). */
 #define MG_ALONG 1e-5f
 #define MG_SHORT 1e-3f
-/* Hull points this close to the top along u (a share of the hull's
- * radius) may be the reference's support point, whose faces it looks at. */
-#define MG_TOP 1e-5f
 /* Cosines of float unit normals: a few roundings. */
 #define MG_COS_EPS 1e-6f
 /* A hull this small against the pair's scale: its face planarity (1e-11
@@ -124,6 +121,7 @@ typedef struct mg_side {
     int32_t npts, nface;
     const gjkb__face *face;
     const int32_t *fv, *across;
+    const int32_t *pf;   /* per point: a face through it, or -1 */
     float radius;   /* the hull's radius, scaled */
 } mg_side;
 
@@ -309,12 +307,25 @@ static GJKB_INLINE float mg_point_dot(const mg_side *s, int32_t i, const float u
 
 enum { MG_NO_FACE = -1, MG_UNSURE = -2 };
 
-static GJKB_INLINE int mg_on_face(const mg_side *s, int32_t f, int32_t v)
+/* Faces around one hull point followed here; more: the reference's. */
+#define MG_RING 64
+
+/* The faces around hull point v into ring, in turn from the one the host
+ * stored: across the edge leaving v in a face's loop lies the next. Their
+ * count; 0 where the ring does not close within MG_RING. */
+static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, int32_t ring[MG_RING])
 {
-    const gjkb__face *g = &s->face[f];
-    for (int32_t e = 0; e < g->count; e++)
-        if (s->fv[g->first + e] == v)
-            return 1;
+    int32_t f = s->pf[v];
+    for (int n = 0; n < MG_RING && f >= 0 && f < s->nface; n++) {
+        if (n > 0 && f == ring[0])
+            return n;
+        ring[n] = f;
+        const gjkb__face *g = &s->face[f];
+        int32_t e = 0;
+        while (e < g->count && s->fv[g->first + e] != v)
+            e++;
+        f = e < g->count ? s->across[g->first + e] : -1;
+    }
     return 0;
 }
 
@@ -324,40 +335,38 @@ static GJKB_INLINE int mg_on_face(const mg_side *s, int32_t f, int32_t v)
  * the rule's tilt. */
 static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const float u[3], float len, float max_sin)
 {
-    float b1 = -INFINITY;
-    int32_t best = MG_UNSURE;
-    for (int32_t i = 0; i < s->nface; i++) {
-        if (!mg_on_face(s, i, v))
-            continue;
-        if (!s->face[i].exact)
+    int32_t ring[MG_RING], best = 0;
+    float d[MG_RING];
+    const int n = mg_ring(s, v, ring);
+    for (int i = 0; i < n; i++) {
+        if (!s->face[ring[i]].exact)
             return MG_UNSURE;
-        float d = mg_face_dot(s, i, u) / len;
-        if (d > b1)
-            b1 = d, best = i;
+        d[i] = mg_face_dot(s, ring[i], u) / len;
+        best = d[i] > d[best] ? i : best;
     }
-    if (!(b1 > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - b1 * b1, 0.0f)), max_sin, s->slack) < 0)
+    if (n == 0)
+        return MG_UNSURE;
+    if (!(d[best] > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - d[best] * d[best], 0.0f)), max_sin, s->slack) < 0)
         return MG_NO_FACE;
-    const gjkb__face *g = &s->face[best];
-    for (int32_t i = 0; i < s->nface; i++) {
-        if (i == best || !mg_on_face(s, i, v))
-            continue;
-        const gjkb__face *h = &s->face[i];
+    const gjkb__face *g = &s->face[ring[best]];
+    for (int i = 0; i < n; i++) {
+        const gjkb__face *h = &s->face[ring[i]];
         float dn[3] = { g->nx - h->nx, g->ny - h->ny, g->nz - h->nz };
-        if (!(b1 - mg_face_dot(s, i, u) / len > s->slack * mg_len(dn) + MG_COS_EPS))
+        if (i != best && !(d[best] - d[i] > s->slack * mg_len(dn) + MG_COS_EPS))
             return MG_UNSURE;
     }
-    return best;
+    return ring[best];
 }
 
 /* The face the reference takes along u, of those through its support
- * point: in float, every point within MG_TOP of the top must give the
- * same (or none). */
+ * point: in float, every hull point that the axis error (slack, over the
+ * hull's diameter) could make the top must give the same (or none). */
 static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float len, float max_sin)
 {
     float top = -INFINITY;
     for (int32_t i = 0; i < s->npts; i++)
         top = fmaxf(top, mg_point_dot(s, i, u));
-    const float band = top - MG_TOP * s->radius * len;
+    const float band = top - (2.0f * s->slack + MG_COS_EPS) * s->radius * len;
     int32_t face = MG_UNSURE;
     for (int32_t i = 0; i < s->npts; i++) {
         if (!(mg_point_dot(s, i, u) >= band))
@@ -1117,6 +1126,15 @@ static GJKB_INLINE int mg_poly_normal(const mg_feat *f, const float *r, float m[
     return 1;
 }
 
+/* A cap's or a base's inscribed rim polygon: the reference snaps its
+ * deepest point to the distance only within 1e-9 (solver units), else
+ * moves it to the witnesses (which can fall on another point, its twin,
+ * and change the count): float cannot tell the two apart. */
+static GJKB_INLINE int mg_rim_polygon(const mg_feat *f)
+{
+    return (f->kind == GJKB_CYLINDER || f->kind == GJKB_CONE) && f->n >= 3;
+}
+
 /* One lane: sides sa, sb, B's pose (r row major, t), the normal n, signed
  * distance, A's witness wa (all A's scaled frame), keep limit and band.
  * 1 with the manifold in *out; 0: the reference's. */
@@ -1152,7 +1170,7 @@ __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *s
     /* the deepest is at the distance: snapped; a clipped point that misses
      * the deepest spot (the reference then takes the witnesses) is its */
     float snap = p.tilt > MG_SEP_TILT ? MG_CURVED_SNAP : MG_SEP_EPS + MG_SEP_TILT * p.extent;
-    if (!(fabsf(p.sep[deep] - dist) <= snap))
+    if (!(fabsf(p.sep[deep] - dist) <= snap) || mg_rim_polygon(&fa) || mg_rim_polygon(&fb))
         return 0;
     p.sep[deep] = dist;
     int pick[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
@@ -1192,6 +1210,7 @@ static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body,
     s->px = w->hx + hf;
     s->py = w->hy + hf;
     s->pz = w->hz + hf;
+    s->pf = w->point_face + hf;
     s->npts = last + 1;
     s->face = w->face + w->face_first[id];
     s->nface = w->face_n[id];

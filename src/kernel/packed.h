@@ -90,6 +90,7 @@ typedef struct gjkb__world {
     const int32_t *face_first, *face_n;
     const gjkb__face *face;
     const int32_t *face_vertex, *face_across;
+    const int32_t *point_face;  /* per hull point (as hx): a face through it, or -1 */
     float tolerance, max_distance;
     int distance_mode;          /* distance or contact mode: witnesses and axis */
     int contact;                /* contact mode */
