@@ -1,6 +1,7 @@
 /* stages.c - the driver bench/stages/stages.sh runs under callgrind: two
  * whole gjkb_query_batch calls of one shared workload on one backend
- * (the first warms the context's scratch; callgrind counts both).
+ * (the first warms the context's scratch; callgrind counts both). On
+ * stderr, the share of pairs handed to the reference (gjkb_stats.refined).
  *
  *   stages BACKEND WORKLOAD MODE     (MODE 0 hit, 1 distance, 2 contact) */
 #include "gjkbatch.h"
@@ -28,6 +29,10 @@ int main(int argc, char **argv)
         for (int r = 0; r < 2; r++)
             if (bench_run(ctx, &s, (gjkb_mode)atoi(argv[3]), &o) != GJKB_OK)
                 return 1;
+        gjkb_stats st;
+        if (gjkb_stats_get(ctx, &st) == GJKB_OK)
+            fprintf(stderr, "refined: %llu of %u pairs (%.2f%%)\n", (unsigned long long)st.refined,
+                    2 * s.pair_count, 50.0 * (double)st.refined / s.pair_count);
         printf("%u\n", s.pair_count);
         bench_out_free(&o);
         gjkb_destroy(ctx);

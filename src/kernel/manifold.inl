@@ -123,6 +123,7 @@ typedef struct mg_side {
     const int32_t *fv, *across;
     const int32_t *pf;   /* per point: a face through it, or -1 */
     float radius;   /* the hull's radius, scaled */
+    int side;       /* a capsule touching along its side (mg_side_contact) */
 } mg_side;
 
 /* A feature: 1 point, 2 (a segment) or a convex polygon; its points (own
@@ -255,7 +256,7 @@ static GJKB_INLINE int mg_capsule(const mg_side *s, const float u[3], float max_
 {
     float len = mg_len(u), tilt = fabsf(u[2]) / len;
     int taken = mg_within(tilt, max_sin, s->slack), strict = mg_within(tilt, MG_FACE_SIN, s->slack);
-    if (s->h[2] > 0.0f && (taken > 0 || strict > 0)) {
+    if (s->h[2] > 0.0f && (taken > 0 || strict > 0 || s->side)) {
         const float lo[3] = { 0.0f, 0.0f, -s->h[2] }, hi[3] = { 0.0f, 0.0f, s->h[2] };
         mg_line(f, lo, 0, hi, 1, 0);
         return 1;
@@ -1199,6 +1200,7 @@ static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body,
     s->margin = margin;
     s->inv = inv;
     s->npts = s->nface = 0;
+    s->side = 0;
     s->radius = 0.0f;
     s->px = s->py = s->pz = w->hx;
     s->face = w->face;
@@ -1217,6 +1219,17 @@ static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body,
     s->fv = w->face_vertex;
     s->across = w->face_across;
     s->radius = w->hull_radius[id] * inv;
+}
+
+/* Whether a capsule's core witness (z along its segment, own frame) lies
+ * clearly between the ends (by MG_SIDE_IN of the half length and
+ * MG_SHORT): then n is exactly across the segment for the reference too,
+ * whatever float's axis error (only a witness at an end can tilt it), and
+ * the segment is its feature. */
+#define MG_SIDE_IN 0.05f
+static GJKB_INLINE int mg_side_contact(const mg_side *s, float z)
+{
+    return s->kind == GJKB_CAPSULE && fabsf(z) < (1.0f - MG_SIDE_IN) * s->h[2] - MG_SHORT;
 }
 
 static GJKB_INLINE int mg_curved(int kind)
@@ -1261,11 +1274,16 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
         mg_side_of(w, w->lane_ka[o + i], w->lane_a[o + i], ha, v[F_MA][i], v[F_INV][i], iv[0][i], iv[1][i], &sa);
         mg_side_of(w, w->lane_kb[o + i], w->lane_b[o + i], hb, v[F_MB][i], v[F_INV][i], iv[2][i], iv[3][i], &sb);
         sa.slack = sb.slack = mg_curved(sa.kind) || mg_curved(sb.kind) ? MG_CURVED_AXIS : MG_SLACK;
-        float r[9], t[3], nn[3], wa[3];
+        float r[9], t[3], nn[3], wa[3], cb[3];
         for (int c = 0; c < 9; c++)
             r[c] = v[F_R + c][i];
         for (int c = 0; c < 3; c++)
             t[c] = v[F_T + c][i], nn[c] = v[F_N + c][i], wa[c] = v[F_A + c][i];
+        /* the cores' witnesses: A's in its frame, B's moved into its own */
+        for (int c = 0; c < 3; c++)
+            cb[c] = wa[c] + (v[F_DIST][i] + sb.margin) * nn[c] - t[c];
+        sa.side = mg_side_contact(&sa, wa[2] - sa.margin * nn[2]);
+        sb.side = mg_side_contact(&sb, r[2] * cb[0] + r[5] * cb[1] + r[8] * cb[2]);
         mg_res res;
         if (!mg_lane(&sa, &sb, r, t, nn, v[F_DIST][i], wa, v[F_KEEP][i], v[F_TOL][i], &res))
             continue;
