@@ -1129,8 +1129,8 @@ static GJKB_INLINE int mg_poly_normal(const mg_feat *f, const float *r, float m[
 
 /* A cap's or a base's inscribed rim polygon: the reference snaps its
  * deepest point to the distance only within 1e-9 (solver units), else
- * moves it to the witnesses (which can fall on another point, its twin,
- * and change the count): float cannot tell the two apart. */
+ * moves it to the witnesses, which changes the points the spread keeps:
+ * float cannot tell the two apart. */
 static GJKB_INLINE int mg_rim_polygon(const mg_feat *f)
 {
     return (f->kind == GJKB_CYLINDER || f->kind == GJKB_CONE) && f->n >= 3;
