@@ -93,6 +93,15 @@ static GJKB_INLINE mw ct_boxes(const gjkb__world *w, size_t o, const pack_w *k)
     return mw_and(m, k->valid);
 }
 
+/* The lanes whose sides are both spheres: their cores are points, so
+ * GJK's axis is B's centre from A's, good to float's rounding of that
+ * offset at any core distance above 0. */
+static GJKB_INLINE mw ct_spheres(const gjkb__world *w, size_t o)
+{
+    const iw sphere = iw_splat(GJKB_SPHERE);
+    return mw_and(iw_eq(iw_load(w->lane_ka + o), sphere), iw_eq(iw_load(w->lane_kb + o), sphere));
+}
+
 /* One bundle: overlapping boxes answered here; returns the lanes for the
  * distance loops (every other lane, invalid ones included). */
 static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
@@ -273,9 +282,11 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         dist = fw_mul(dist, k.inv_scale);
         v3w n = m3_mul_t(k.ra, nw);
         mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
-        /* GJK's axis is a direction only where the cores are clearly apart:
-         * nearly touching boxes take the separating axis instead. */
-        mw axis = fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN));
+        /* GJK's axis is a direction only where the cores are clearly apart
+         * (or are two points): nearly touching boxes take the separating
+         * axis instead. */
+        mw axis = mw_or(fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN)),
+                        mw_and(ct_spheres(&rw, o), fw_gt(fw_add(dist, k.m), fw_zero())));
         mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
         fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
         axis = mw_or(axis, by_epa);
