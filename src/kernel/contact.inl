@@ -357,7 +357,7 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, 
         uint32_t j = ids[i];
         if (l->status[j] == K_LIMIT)
             l->status[j] = K_REFINE;
-        else if (l->status[j] == K_OVERLAP && l->fin[GJKB_K_FINAL_COUNT][j] == 4.0f)
+        else if (l->status[j] == K_OVERLAP && l->fin[GJKB_K_FINAL_COUNT][j] >= 3.0f)
             deep->lane[deep->n++] = j;
     }
     _Alignas(64) int32_t solved_deep[LS_QCAP], solved[LS_QROW];

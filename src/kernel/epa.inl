@@ -310,6 +310,43 @@ static GJKB_INLINE void ep_store(const gjkb__lanes *l, const pack_w *k, const ui
     }
 }
 
+/* The lanes `flat` of fin hold a face with the origin on it (within the
+ * band): each gets its fourth point, the support along the face's normal
+ * on the origin's side, across lanes. The origin is then inside the
+ * tetrahedron or on its face, which ep_face_set allows within EP_GAP. */
+static GJKB_INLINE void ep_complete(const gjkb__world *w, const pack_w *k, float fin[GJKB_K_FINAL_FIELDS][GJKB_W],
+                                    unsigned flat)
+{
+    _Alignas(64) float d[3][GJKB_W];
+    for (int i = 0; i < GJKB_W; i++) {
+        float u[3], v[3], m[3];
+        for (int c = 0; c < 3; c++) {
+            u[c] = fin[3 + c][i] - fin[c][i];
+            v[c] = fin[6 + c][i] - fin[c][i];
+        }
+        m[0] = u[1] * v[2] - u[2] * v[1];
+        m[1] = u[2] * v[0] - u[0] * v[2];
+        m[2] = u[0] * v[1] - u[1] * v[0];
+        const float p0[3] = { fin[0][i], fin[1][i], fin[2][i] };
+        float len = sqrtf(ep_dot(m, m)), s = ep_dot(m, p0) > 0.0f ? -1.0f : 1.0f;
+        for (int c = 0; c < 3; c++)
+            d[c][i] = flat >> i & 1u && len > 0.0f ? s * m[c] / len : 0.0f;
+    }
+    v3w sa, sb;
+    v3w p = sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_load(d[0], d[1], d[2]), w, mw_from_bits(flat), &sa, &sb);
+    _Alignas(64) float pp[3][GJKB_W], pa[3][GJKB_W];
+    v3_store(pp[0], pp[1], pp[2], p);
+    v3_store(pa[0], pa[1], pa[2], sa);
+    for (unsigned bits = flat; bits; bits &= bits - 1u) {
+        const int i = __builtin_ctz(bits);
+        for (int c = 0; c < 3; c++) {
+            fin[9 + c][i] = pp[c][i];
+            fin[21 + c][i] = pa[c][i];
+        }
+        fin[GJKB_K_FINAL_COUNT][i] = 4.0f;
+    }
+}
+
 /* EPA for n <= W lanes of a bundle (chunk lanes `lane`); ok[i] = 1 where
  * lane i was answered. */
 __attribute__((noinline)) static void ep_bundle(const gjkb__world *w, const pack_w *k, const gjkb__lanes *l, const uint32_t *lane,
@@ -317,10 +354,15 @@ __attribute__((noinline)) static void ep_bundle(const gjkb__world *w, const pack
 {
     _Alignas(64) float fin[GJKB_K_FINAL_FIELDS][GJKB_W];
     ep_poly q[GJKB_W];
-    unsigned run = 0;
-    for (int i = 0; i < n; i++) {
+    unsigned run = 0, flat = 0;
+    for (int i = 0; i < GJKB_W; i++)
         for (int f = 0; f < GJKB_K_FINAL_FIELDS; f++)
-            fin[f][i] = l->fin[f][lane[i]];
+            fin[f][i] = i < n ? l->fin[f][lane[i]] : 0.0f;
+    for (int i = 0; i < n; i++)
+        flat |= (fin[GJKB_K_FINAL_COUNT][i] == 3.0f ? 1u : 0u) << i;
+    if (flat)
+        ep_complete(w, k, fin, flat);
+    for (int i = 0; i < n; i++) {
         ep_start(&q[i], fin, i);
         run |= (q[i].state == 0 ? 1u : 0u) << i;
     }

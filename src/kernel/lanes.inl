@@ -159,7 +159,7 @@ static GJKB_INLINE void ls_pass(const gjkb__world *w, const gjkb__lanes *l, cons
         if (d->witnesses)
             for (int f = 0; f < 9; f++)
                 to[f][j] = res[1 + f][i];
-        if (d->final && (l->fin[GJKB_K_FINAL_COUNT][j] = fin[GJKB_K_FINAL_COUNT][i]) == 4.0f)
+        if (d->final && (l->fin[GJKB_K_FINAL_COUNT][j] = fin[GJKB_K_FINAL_COUNT][i]) >= 3.0f)
             for (int f = 0; f < GJKB_K_FINAL_COUNT; f++)
                 l->fin[f][j] = fin[f][i];
     }

@@ -189,6 +189,11 @@ static GJKB_INLINE void lt_advance(lt_state *st, lt_lanes *t, v3w a, v3w aa, fw 
     light_w next = lt_step(&st->s, a, aa, t->active, band2, &h, &enc, distance_mode);
     if (final && mw_any(enc))
         fin_take(&t->fin, enc, sx_final(st->s.q, st->s.qa, st->s.n, enc, a, aa));
+    /* a face proven to hold the origin (within the band): the depth
+     * solver starts from it, flat (epa.inl completes it) */
+    mw flat = mw_andnot(mw_and(h, fw_eq(next.n, fw_splat(3.0f))), enc);
+    if (final && mw_any(flat))
+        fin_take(&t->fin, flat, sx_final(next.q, next.qa, next.n, mw_false(), a, aa));
     if (distance_mode)
         lt_distance_guard(st, &next, h, da, dd, last, t, final);
     for (int i = 0; i < 3; i++) {

@@ -139,6 +139,9 @@ typedef struct mg_feat {
     uint16_t id[MG_FEAT_MAX];
     uint16_t key;
     float m[3], c;
+    /* a rim polygon (cap, base): the true rim's support point along u,
+     * and how far u leans off the rim's axis (a sine; 0 for others) */
+    float deep[3], deep_lat, deep_r;
 } mg_feat;
 
 static GJKB_INLINE void mg_put(mg_feat *f, int i, float x, float y, float z, unsigned id)
@@ -443,15 +446,22 @@ static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin
 }
 
 /* The rim polygon of a disk of radius r at height z (the header's
- * GJKB_CONTACT_RIM points at angles 2 pi k / RIM), ids from first. */
+ * GJKB_CONTACT_RIM points at angles 2 pi k / RIM), ids from first; the
+ * true rim's support point along the unit un. */
 _Static_assert(GJKB_CONTACT_RIM == 8, "mg_rim's table holds 8 rim points");
-static GJKB_INLINE void mg_rim(float r, float z, unsigned first, uint16_t key, mg_feat *f)
+static GJKB_INLINE void mg_rim(float r, float z, unsigned first, uint16_t key, const float un[3], mg_feat *f)
 {
     static const float c[8] = { 1.0f, 0.70710678f, 0.0f, -0.70710678f, -1.0f, -0.70710678f, 0.0f, 0.70710678f };
     f->n = GJKB_CONTACT_RIM;
     for (int k = 0; k < GJKB_CONTACT_RIM; k++)
         mg_put(f, k, r * c[k], r * c[(k + 6) % 8], z, first + (unsigned)k);
     f->key = key;
+    float lat = sqrtf(un[0] * un[0] + un[1] * un[1]);
+    f->deep_lat = lat;
+    f->deep_r = r;
+    f->deep[0] = lat > 0.0f ? r * (un[0] / lat) : 0.0f;
+    f->deep[1] = lat > 0.0f ? r * (un[1] / lat) : 0.0f;
+    f->deep[2] = z;
 }
 
 /* Cylinder (radius rd, half height h[2]; the reference's ids: cap k's rim
@@ -474,7 +484,7 @@ static GJKB_INLINE int mg_cylinder(const mg_side *s, const float u[3], float max
             return 0;
         if (taken > 0 || strict > 0) {
             if (r > 0.0f)
-                mg_rim(r, z, top * M, mg_key(MG_FACE, top), f);
+                mg_rim(r, z, top * M, mg_key(MG_FACE, top), (const float[3]){ ux, uy, uz }, f);
             else
                 mg_point(f, 0.0f, 0.0f, z, 2 * M + top);
             return 1;
@@ -514,7 +524,7 @@ static GJKB_INLINE int mg_cone(const mg_side *s, const float u[3], float max_sin
          * whose side of u is not resolved */
         if (!(un[2] < 0.0f && r > 0.0f))
             return 0;
-        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), f);
+        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), un, f);
         return 1;
     }
     const float apex[3] = { 0.0f, 0.0f, h }, rim[3] = { r * (un[0] / lat), r * (un[1] / lat), -h };
@@ -534,7 +544,7 @@ static GJKB_INLINE int mg_cone(const mg_side *s, const float u[3], float max_sin
     if (r > 0.0f && (base == 0 || (base < 0 && strict == 0)))
         return 0;
     if (r > 0.0f && (base > 0 || strict > 0)) {
-        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), f);
+        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), un, f);
         return 1;
     }
     int slant = has_slant && !base_first && slant_cos > 0.0f ? mg_within(slant_sin, max_sin, s->slack) : -1;
@@ -563,6 +573,7 @@ static GJKB_INLINE int mg_feature(const mg_side *s, const float u[3], float band
     float max_sin = mg_max_sin(s->margin, band);
     f->kind = s->kind;
     f->slack = s->slack;
+    f->deep_lat = 0.0f;
     switch (s->kind) {
     case GJKB_SPHERE:
         mg_point(f, 0.0f, 0.0f, 0.0f, 0);
@@ -602,6 +613,14 @@ static GJKB_INLINE void mg_plane_of(const float n[3], mg_plane *pl)
     mg_cross(n, pl->u, pl->v);
 }
 
+/* B's point p into A's frame: r p + t. */
+static GJKB_INLINE void mg_to_a(const float *r, const float *t, float p[3])
+{
+    float q[3] = { p[0], p[1], p[2] };
+    for (int k = 0; k < 3; k++)
+        p[k] = r[3 * k] * q[0] + r[3 * k + 1] * q[1] + r[3 * k + 2] * q[2] + t[k];
+}
+
 /* The feature's points into A's frame (B: r p + t), onto the plane, in the
  * reference's order: a segment by x then y, a polygon counter-clockwise
  * from its least (x, y); a polygon's plane. */
@@ -609,14 +628,13 @@ static GJKB_INLINE void mg_place(mg_feat *f, const float *r, const float *t, con
 {
     for (int i = 0; i < f->n; i++) {
         float *p = f->p[i];
-        if (r) {
-            float q[3] = { p[0], p[1], p[2] };
-            for (int k = 0; k < 3; k++)
-                p[k] = r[3 * k] * q[0] + r[3 * k + 1] * q[1] + r[3 * k + 2] * q[2] + t[k];
-        }
+        if (r)
+            mg_to_a(r, t, p);
         f->x[i] = mg_dot(p, pl->u);
         f->y[i] = mg_dot(p, pl->v);
     }
+    if (r && f->deep_lat > 0.0f)
+        mg_to_a(r, t, f->deep);
     if (f->n < 2)
         return;
     float area = 0.0f;
@@ -906,24 +924,25 @@ static GJKB_INLINE float mg_area(const mg_cand *c, const int *pick, int n)
 
 /* Whether candidate i is a twin of a point picked (1), apart (0), or
  * too near the twin distance to tell (-1). */
-static GJKB_INLINE int mg_twin(const mg_cand *c, const int *pick, int count, int i)
+static GJKB_INLINE int mg_twin(const mg_cand *c, const int *pick, int count, int i, float blur)
 {
     int twin = 0;
     for (int k = 0; k < count; k++) {
         float dx = c[i].x - c[pick[k]].x, dy = c[i].y - c[pick[k]].y, d = sqrtf(dx * dx + dy * dy);
-        if (d > MG_TWIN_LO && d < MG_TWIN_HI)
+        float b = k == 0 ? blur : 0.0f;
+        if (d > MG_TWIN_LO - b && d < MG_TWIN_HI + b)
             return -1;
         twin |= d <= MG_SPAN_DIST;
     }
     return twin;
 }
 
-/* After the deepest (pick[0]): the farthest, then the points adding the
- * most area, each no twin of a point picked and above the floor; the
- * count, 0 when float cannot tell. */
-static GJKB_INLINE int mg_spread(const mg_pts *p, int pick[GJKB_MAX_CONTACTS])
+/* After the deepest (pick[0], known to within blur in the plane): the
+ * farthest, then the points adding the most area, each no twin of a
+ * point picked and above the floor; the count, 0 when float cannot tell. */
+static GJKB_INLINE int mg_spread(const mg_pts *p, float blur, int pick[GJKB_MAX_CONTACTS])
 {
-    const float aeps = 2.0f * MG_AREA_EPS * (p->extent * p->extent + 1e-6f);
+    const float aeps = 2.0f * MG_AREA_EPS * (p->extent * p->extent + 1e-6f) + blur * p->extent;
     int count = 1;
     while (count < GJKB_MAX_CONTACTS) {
         int best = -1;
@@ -932,7 +951,7 @@ static GJKB_INLINE int mg_spread(const mg_pts *p, int pick[GJKB_MAX_CONTACTS])
             floor = MG_SPAN_SLACK * area;
         float best_score = count == 1 ? MG_SPAN_DIST : area + floor, least = best_score;
         for (int i = 0; i < p->n; i++) {
-            int twin = mg_twin(p->c, pick, count, i);
+            int twin = mg_twin(p->c, pick, count, i, blur);
             if (twin < 0)
                 return 0;
             if (twin)
@@ -1127,13 +1146,74 @@ static GJKB_INLINE int mg_poly_normal(const mg_feat *f, const float *r, float m[
     return 1;
 }
 
-/* A cap's or a base's inscribed rim polygon: the reference snaps its
- * deepest point to the distance only within 1e-9 (solver units), else
- * moves it to the witnesses, which changes the points the spread keeps:
- * float cannot tell the two apart. */
+/* A cap's or a base's inscribed rim polygon (its deepest point:
+ * mg_rim_deepest). */
 static GJKB_INLINE int mg_rim_polygon(const mg_feat *f)
 {
     return (f->kind == GJKB_CYLINDER || f->kind == GJKB_CONE) && f->n >= 3;
+}
+
+/* A rim polygon's deepest clipped point. The reference snaps it to the
+ * distance where it is within 1e-9 of it, or within its M_RIM_GAP where
+ * the rim is flat against n (M_RIM_FLAT); else it replaces it by the
+ * witnesses, which past flat are the true rim's support point (f->deep).
+ * On a flat rim float decides the gap (by MG_RIM_GAP_SLACK). Past flat, float
+ * cannot tell snapped from replaced, so it spreads the points both ways
+ * and answers only where the counts agree: snapped where float sees the
+ * point at the distance, else at the support point lifted onto both
+ * features, where that is at the distance too (float's axis can miss the
+ * support point by the axis error over the lean) and n leans off the
+ * rim's axis by MG_RIM_LAT (where the reference's witness is the support
+ * point to well within the spread's margins). 0: the reference's. */
+#define MG_RIM_FLAT 1e-5f
+#define MG_RIM_FLAT_SLACK 5e-6f
+#define MG_RIM_GAP 8e-7f
+#define MG_RIM_GAP_SLACK 4e-7f
+#define MG_RIM_LAT 0.05f
+static GJKB_INLINE int mg_rim_deepest(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl, float ma, float mb,
+                                      float dist, float gap, float snap, mg_pts *p, int pick[GJKB_MAX_CONTACTS],
+                                      int *count)
+{
+    const int snapped = gap <= snap;
+    const mg_feat *f = mg_rim_polygon(fa) ? fa : fb;
+    float lat = f->deep_lat;
+    const int deep = pick[0];
+    if (lat <= MG_RIM_FLAT - MG_RIM_FLAT_SLACK)
+        return gap <= MG_RIM_GAP - MG_RIM_GAP_SLACK;
+    if (!(lat > MG_RIM_FLAT + MG_RIM_FLAT_SLACK) || !(snapped || lat >= MG_RIM_LAT))
+        return 0;
+    const mg_cand c = p->c[deep];
+    const float a0[3] = { p->a[deep][0], p->a[deep][1], p->a[deep][2] };
+    float la[3], lb[3], d[3];
+    p->c[deep].x = mg_dot(f->deep, pl->u);
+    p->c[deep].y = mg_dot(f->deep, pl->v);
+    mg_lift(fa, pl, p->c[deep].x, p->c[deep].y, la);
+    mg_lift(fb, pl, p->c[deep].x, p->c[deep].y, lb);
+    for (int k = 0; k < 3; k++)
+        d[k] = lb[k] - la[k];
+    /* the axis error turns the support point along the rim: it can leave
+     * the other feature (past a face's edge, beside a segment) */
+    float along = mg_dot(d, pl->n), off[3] = { d[0] - along * pl->n[0], d[1] - along * pl->n[1], d[2] - along * pl->n[2] };
+    const mg_feat *g = f == fa ? fb : fa;
+    if (!snapped && !(fabsf(along - ma - mb - dist) <= snap && mg_len(off) <= snap &&
+                      mg_over(g, p->c[deep].x, p->c[deep].y, -snap)))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        p->a[deep][k] = la[k] + pl->n[k] * ma;
+    /* the axis error moves the support point along the rim by up to
+     * r slack / lat: areas about it are that uncertain */
+    int moved[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
+    if (mg_spread(p, f->deep_r * f->slack / lat, moved) != *count)
+        return 0;
+    if (snapped) {
+        p->c[deep] = c;
+        for (int k = 0; k < 3; k++)
+            p->a[deep][k] = a0[k];
+        return 1;
+    }
+    for (int s = 0; s < *count; s++)
+        pick[s] = moved[s];
+    return 1;
 }
 
 /* One lane: sides sa, sb, B's pose (r row major, t), the normal n, signed
@@ -1169,14 +1249,22 @@ __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *s
         if (p.sep[i] < p.sep[deep])
             deep = i;
     /* the deepest is at the distance: snapped; a clipped point that misses
-     * the deepest spot (the reference then takes the witnesses) is its */
+     * the deepest spot (the reference then takes the witnesses) is its,
+     * but on a rim polygon, where both are answered */
     float snap = p.tilt > MG_SEP_TILT ? MG_CURVED_SNAP : MG_SEP_EPS + MG_SEP_TILT * p.extent;
-    if (!(fabsf(p.sep[deep] - dist) <= snap) || mg_rim_polygon(&fa) || mg_rim_polygon(&fb))
+    float gap = fabsf(p.sep[deep] - dist);
+    int snapped = gap <= snap, rim_a = mg_rim_polygon(&fa), rim_b = mg_rim_polygon(&fb);
+    if (rim_a && rim_b)
+        return 0;
+    if (!snapped && !rim_a && !rim_b)
         return 0;
     p.sep[deep] = dist;
     int pick[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
-    int count = mg_spread(&p, pick);
+    int count = mg_spread(&p, 0.0f, pick);
     if (count == 0)
+        return 0;
+    if ((rim_a || rim_b) && !mg_rim_deepest(&fa, &fb, &pl, sa->margin, sb->margin, dist, gap, snap, &p, pick,
+                                           &count))
         return 0;
     out->count = count;
     for (int s = 0; s < count; s++) {

@@ -38,7 +38,9 @@ typedef struct simplex_w {
  * point being the one that enclosed it. A loop builds it (sx_final) where
  * the cascade reports `enclosed`, from its simplex before that step's
  * update and the new point: the place the depth solver (epa.inl) starts
- * from. Only the contact loop builds it, so no other loop pays for it. */
+ * from; n = 3 where a face was proven to hold the origin within the band
+ * (a flat start, which the solver completes). Only the contact loop builds
+ * it, so no other loop pays for it. */
 typedef struct final_w {
     v3w q[4], qa[4];
     fw n;

@@ -114,7 +114,7 @@ static GJKB_INLINE void fin_store(const loop_call *c, const final_w *f)
 {
     float *const *to = c->l->fin;
     fw_store(to[GJKB_K_FINAL_COUNT] + c->o, f->n);
-    if (!mw_any(fw_eq(f->n, fw_splat(4.0f))))
+    if (!mw_any(fw_ge(f->n, fw_splat(3.0f))))
         return;
     for (int i = 0; i < 4; i++) {
         v3_store(to[3 * i] + c->o, to[3 * i + 1] + c->o, to[3 * i + 2] + c->o, f->q[i]);

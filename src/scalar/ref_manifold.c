@@ -23,6 +23,15 @@
  * much (solver units) and be snapped to it; beyond, the witnesses replace
  * it. */
 #define M_SNAP 1e-9
+/* A rim polygon (a cylinder's cap, a cone's base) whose plane leans off
+ * perpendicular to n by at most this sine is flat against it: its points
+ * differ in depth by at most r M_RIM_FLAT (1 - cos(pi / 8)), M_RIM_GAP for
+ * r up to 1 (solver units), and the deepest clipped point is snapped when
+ * it is that near the distance. There EPA's witnesses can lie anywhere on
+ * the flat rim; beyond, they are the true rim's one deepest point, or
+ * the other shape's deepest point past the polygon's edge. */
+#define M_RIM_FLAT 1e-5
+#define M_RIM_GAP 8e-7
 /* Two nearly parallel segments count as touching along the stretch where
  * their lines (in the plane perpendicular to n) are at most this far apart
  * (solver units, relative to the pair's scale): a point there lifted onto
@@ -486,6 +495,17 @@ static int lift_and_keep(const ref_setup *su, const m_plane *pl, const m_poly *f
     return kept;
 }
 
+static bool rim_polygon(const m_poly *f)
+{
+    return (f->kind == GJKB_CYLINDER || f->kind == GJKB_CONE) && f->n >= 3;
+}
+
+/* Not a rim polygon, or one flat against n (M_RIM_FLAT). */
+static bool rim_flat(const m_poly *f, ref_vec n)
+{
+    return !rim_polygon(f) || length(cross(f->m, n)) <= M_RIM_FLAT;
+}
+
 int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, ref_vec b, double keep,
                        ref_contact_point out[GJKB_MAX_CONTACTS])
 {
@@ -509,9 +529,11 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
             deep = i;
     /* The deepest is at the pair's distance by construction: snapped to it,
      * or replaced by the witnesses (keeping its features) when the clipped
-     * point misses the deepest spot (an inscribed rim polygon). */
+     * point misses the deepest spot (an inscribed rim polygon's). */
     ref_contact_point *d = &pts[deep];
-    if (!(fabs(d->sep - dist) <= M_SNAP)) {
+    bool flat = (rim_polygon(&fa) || rim_polygon(&fb)) && rim_flat(&fa, n) && rim_flat(&fb, n);
+    double gap = fabs(d->sep - dist);
+    if (!(gap <= M_SNAP || (flat && gap <= M_RIM_GAP))) {
         d->a = a;
         c[deep].x = dot(a, pl.u), c[deep].y = dot(a, pl.v);
     }
