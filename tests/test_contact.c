@@ -398,6 +398,8 @@ static void test_box_sphere(void **state) { (void)state; run_closed_forms(GJKB_B
 static void test_capsule_capsule(void **state) { (void)state; run_closed_forms(GJKB_CAPSULE, GJKB_CAPSULE, 14); }
 static void test_capsule_box(void **state) { (void)state; run_closed_forms(GJKB_CAPSULE, GJKB_BOX, 15); }
 static void test_box_box(void **state) { (void)state; run_closed_forms(GJKB_BOX, GJKB_BOX, 16); }
+static void test_sphere_cylinder(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_CYLINDER, 17); }
+static void test_cylinder_sphere(void **state) { (void)state; run_closed_forms(GJKB_CYLINDER, GJKB_SPHERE, 18); }
 
 /* A hull made of a box's corners against boxes: the box-box closed form is
  * its exact answer, and every overlapping pair's depth comes from EPA on
@@ -810,6 +812,52 @@ static void test_resting_capsule_cylinder_sphere(void **state)
              points(1, 1, tu_v(0, 0, 1)));
     run_case("cone on its base on a box", ground, tu_at(tu_cone(0.3, 0.4), 0, 0, 0.899),
              points(3, 4, tu_v(0, 0, 1)));
+}
+
+/* A sphere about a cylinder (radius 0.8, half height 0.6, upright at the
+ * origin), by the region of its centre: on the axis, nearer the side,
+ * nearer a cap, equally near both (either normal meets the depth), beside
+ * the side, past the rim, touching a cap, apart; and the pair of the main
+ * job that kept the loops in a plane through the origin (a centre in a
+ * plane holding the axis: every support point stays in it). */
+static void test_sphere_about_cylinder(void **state)
+{
+    (void)state;
+    const gjkb_shape cyl = tu_cylinder(0.8, 0.6);
+    const double s = sqrt(0.5), rim = hypot(0.2, 0.2);
+    static const struct {
+        const char *name;
+        double x, z, dist;
+        tu_v3 n;
+        uint32_t points;
+    } cases[] = {
+        { "centre on the axis", 0.0, 0.05, -0.85, { 0, 0, 1 }, 1 },
+        { "nearer the side", 0.5, 0.1, -0.6, { 1, 0, 0 }, 1 },
+        { "nearer the cap", 0.2, 0.4, -0.5, { 0, 0, 1 }, 1 },
+        { "side and cap equally near", 0.5, 0.3, -0.6, { 0, 0, 0 }, 1 },
+        { "beside the side", 1.0, 0.0, -0.1, { 1, 0, 0 }, 1 },
+        { "past the rim", 1.0, 0.8, 0.0, { 0, 0, 0 }, 1 },
+        { "touching the cap", 0.3, 0.9, 0.0, { 0, 0, 1 }, 1 },
+        { "apart", 0.3, 1.5, 0.6, { 0, 0, 1 }, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double dist = i == 5 ? rim - 0.3 : cases[i].dist;
+        tu_v3 n = i == 5 ? tu_v(s, 0, s) : cases[i].n;
+        gjkb_shape ball = tu_at(tu_sphere(0.3), cases[i].x, 0.1 * (double)i, cases[i].z);
+        if (i == 1 || i == 3 || i == 4 || i == 5)
+            ball = tu_at(tu_sphere(0.3), cases[i].x, 0.0, cases[i].z);
+        want w = { dist, n, cases[i].points, cases[i].points };
+        char label[96];
+        snprintf(label, sizeof label, "sphere %s of a cylinder", cases[i].name);
+        run_case(label, cyl, ball, w);
+        snprintf(label, sizeof label, "cylinder about a sphere %s", cases[i].name);
+        run_case(label, ball, cyl, (want){ dist, tu_scale(n, -1.0), cases[i].points, cases[i].points });
+    }
+    const float q[4] = { 0.742519139f, 0.109955864f, 0.324714092f, -0.575443990f };
+    gjkb_shape planar = tu_rot(tu_at(tu_cylinder(0.863207757, 0.763840079), -0.156651452, -0.138840288,
+                                     -0.0374079421), q);
+    run_case("sphere in a cylinder, centre in a plane of its axis", tu_sphere(0.501146078), planar,
+             (want){ NAN, { 0, 0, 0 }, 1, 1 });
 }
 
 /* Sorted feature keys of a manifold. */
@@ -1756,6 +1804,8 @@ int main(void)
         cmocka_unit_test(test_capsule_capsule),
         cmocka_unit_test(test_capsule_box),
         cmocka_unit_test(test_box_box),
+        cmocka_unit_test(test_sphere_cylinder),
+        cmocka_unit_test(test_cylinder_sphere),
         cmocka_unit_test(test_hull_box_depth),
         cmocka_unit_test(test_all_kinds),
         cmocka_unit_test(test_hit_agrees),
@@ -1764,6 +1814,7 @@ int main(void)
         cmocka_unit_test(test_cone_slant_along_box_edge),
         cmocka_unit_test(test_stalled_cone_witness),
         cmocka_unit_test(test_cylinder_cap_on_hull_face),
+        cmocka_unit_test(test_sphere_about_cylinder),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

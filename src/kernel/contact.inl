@@ -102,16 +102,50 @@ static GJKB_INLINE mw ct_spheres(const gjkb__world *w, size_t o)
     return mw_and(iw_eq(iw_load(w->lane_ka + o), sphere), iw_eq(iw_load(w->lane_kb + o), sphere));
 }
 
-/* One bundle: overlapping boxes answered here; returns the lanes for the
- * distance loops (every other lane, invalid ones included). */
+/* The lanes m of a closed form (contact_sphere.inl): status, distance,
+ * witnesses and normal as the loops give them, and its one point where
+ * touching or within max_distance. */
+static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes *l, size_t o, mw m, const pack_w *k,
+                                        const cs_out *c)
+{
+    mw touch = fw_le(c->dist, k->tol);
+    ct_store_status(l, o, mw_and(m, touch), K_OVERLAP, 1);
+    ct_store_status(l, o, mw_andnot(m, touch), K_SEPARATED, 1);
+    fw_store(l->dist + o, fw_sel(m, fw_mul(c->dist, k->scale), fw_load(l->dist + o)));
+    v3w a = v3_scale(m3_mul(k->ra, c->a), k->scale);
+    v3w b = v3_scale(m3_mul(k->ra, v3_madd(c->a, c->n, c->dist)), k->scale);
+    v3w nw = m3_mul(k->ra, c->n);
+    float *const to[9] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    const fw v[9] = { a.x, a.y, a.z, b.x, b.y, b.z, nw.x, nw.y, nw.z };
+    for (int f = 0; f < 9; f++)
+        fw_store(to[f] + o, fw_sel(m, v[f], fw_load(to[f] + o)));
+    mb_out mf;
+    mf.count = iw_splat(1);
+    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+        mf.a[s] = c->a;
+        mf.sep[s] = c->dist;
+        mf.key[s] = c->key;
+    }
+    ct_store_points(l, o, mw_and(m, fw_le(c->dist, ct_keep(w, k))), k, c->n, &mf);
+}
+
+/* One bundle: overlapping boxes and spheres against cylinders answered
+ * here; returns the lanes for the distance loops (every other lane,
+ * invalid ones included). */
 static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
 {
     pack_w k;
     pk_bundle(w, count, o, 1, &k);
-    mw boxes = ct_boxes(w, o, &k);
+    mw boxes = ct_boxes(w, o, &k), all = mw_first_n((int)(count - (uint32_t)o)), closed = cs_lanes(w, o, &k);
     ct_clear_points(l, o);
+    if (mw_any(closed)) {
+        cs_out c = cs_answer(w, o, &k);
+        closed = mw_and(closed, c.ok);
+        ct_store_closed(w, l, o, closed, &k, &c);
+        all = mw_andnot(all, closed);
+    }
     if (!mw_any(boxes))
-        return mw_bits(mw_first_n((int)(count - (uint32_t)o)));
+        return mw_bits(all);
     fw sep;
     mw refine;
     v3w n = cb_sat(&k, &sep, &refine);
@@ -125,8 +159,7 @@ static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, cons
     }
     mw to_ref = mw_and(inside, mw_or(refine, none));
     ct_store_status(l, o, to_ref, K_REFINE, 0);
-    mw rest = mw_andnot(mw_first_n((int)(count - (uint32_t)o)), inside);
-    return mw_bits(rest);
+    return mw_bits(mw_andnot(all, inside));
 }
 
 /* Whether lane j's distance-loop answer needs contact points: touching, or

@@ -89,6 +89,7 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 #include "kernel/lanes.inl"
 #include "kernel/contact_box.inl"
 #include "kernel/manifold_box.inl"
+#include "kernel/contact_sphere.inl"
 #include "kernel/epa.inl"
 #include "kernel/manifold.inl"
 #include "kernel/contact.inl"
