@@ -356,7 +356,10 @@ static void run_closed_forms(gjkb_kind ka, gjkb_kind kb, uint64_t seed)
     uint32_t n = n_pairs();
     cset c;
     memset(&c, 0, sizeof c);
-    random_pairs(&c, ka, kb, n, seed, ka == GJKB_SPHERE && kb == GJKB_SPHERE ? 1.6 : 1.0);
+    /* about half overlapping: a sphere's bounding radius is its extent,
+     * a cylinder's corner reaches beyond its side */
+    const int sphere_cylinder = (ka == GJKB_SPHERE && kb == GJKB_CYLINDER) || (ka == GJKB_CYLINDER && kb == GJKB_SPHERE);
+    random_pairs(&c, ka, kb, n, seed, ka == GJKB_SPHERE && kb == GJKB_SPHERE ? 1.6 : sphere_cylinder ? 1.3 : 1.0);
     double *want = tu_realloc(NULL, n * sizeof *want);
     uint32_t overlaps = 0;
     for (uint32_t i = 0; i < n; i++) {
