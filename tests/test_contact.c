@@ -358,7 +358,8 @@ static void run_closed_forms(gjkb_kind ka, gjkb_kind kb, uint64_t seed)
     memset(&c, 0, sizeof c);
     /* about half overlapping: a sphere's bounding radius is its extent,
      * a cylinder's corner reaches beyond its side */
-    const int sphere_cylinder = (ka == GJKB_SPHERE && kb == GJKB_CYLINDER) || (ka == GJKB_CYLINDER && kb == GJKB_SPHERE);
+    const int round = ka == GJKB_CYLINDER || kb == GJKB_CYLINDER || ka == GJKB_CONE || kb == GJKB_CONE;
+    const int sphere_cylinder = round && (ka == GJKB_SPHERE || kb == GJKB_SPHERE);
     random_pairs(&c, ka, kb, n, seed, ka == GJKB_SPHERE && kb == GJKB_SPHERE ? 1.6 : sphere_cylinder ? 1.3 : 1.0);
     double *want = tu_realloc(NULL, n * sizeof *want);
     uint32_t overlaps = 0;
@@ -403,6 +404,8 @@ static void test_capsule_box(void **state) { (void)state; run_closed_forms(GJKB_
 static void test_box_box(void **state) { (void)state; run_closed_forms(GJKB_BOX, GJKB_BOX, 16); }
 static void test_sphere_cylinder(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_CYLINDER, 17); }
 static void test_cylinder_sphere(void **state) { (void)state; run_closed_forms(GJKB_CYLINDER, GJKB_SPHERE, 18); }
+static void test_sphere_cone(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_CONE, 19); }
+static void test_cone_sphere(void **state) { (void)state; run_closed_forms(GJKB_CONE, GJKB_SPHERE, 20); }
 
 /* A hull made of a box's corners against boxes: the box-box closed form is
  * its exact answer, and every overlapping pair's depth comes from EPA on
@@ -861,6 +864,39 @@ static void test_sphere_about_cylinder(void **state)
                                      -0.0374079421), q);
     run_case("sphere in a cylinder, centre in a plane of its axis", tu_sphere(0.501146078), planar,
              (want){ NAN, { 0, 0, 0 }, 1, 1 });
+}
+
+/* A sphere (radius 0.2) about a cone (base radius 0.6 at z = -0.4, apex
+ * at z = 0.4; its slant's outward normal (0.8, 0.6)), by the region of
+ * its centre: inside nearer the base, inside nearer the slant, above the
+ * apex, past the rim, below the base, beside the slant. */
+static void test_sphere_about_cone(void **state)
+{
+    (void)state;
+    const gjkb_shape cone = tu_cone(0.6, 0.4);
+    const double rim = hypot(0.1, 0.1);
+    static const struct {
+        const char *name;
+        double x, z, dist, nx, nz;
+    } cases[] = {
+        { "inside nearer the base", 0.1, -0.35, -0.25, 0, -1 },
+        { "inside nearer the slant", 0.3, -0.2, -(0.8 * 0.3 + 0.6 * 0.2 - 0.24) - 0.2, 0.8, 0.6 },
+        { "above the apex", 0.0, 0.7, 0.1, 0, 1 },
+        { "past the rim", 0.7, -0.5, 0.0, 0, 0 },
+        { "below the base", 0.2, -0.5, -0.1, 0, -1 },
+        { "beside the slant", 0.3 + 0.8 * 0.3, 0.0 + 0.6 * 0.3, 0.1, 0.8, 0.6 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double dist = i == 3 ? rim - 0.2 : cases[i].dist;
+        tu_v3 n = i == 3 ? tu_v(sqrt(0.5), 0, -sqrt(0.5)) : tu_v(cases[i].nx, 0, cases[i].nz);
+        uint32_t points = dist <= 0.0 ? 1 : 0;
+        char label[96];
+        snprintf(label, sizeof label, "sphere %s of a cone", cases[i].name);
+        gjkb_shape ball = tu_at(tu_sphere(0.2), cases[i].x, 0.0, cases[i].z);
+        run_case(label, cone, ball, (want){ dist, n, points, points });
+        snprintf(label, sizeof label, "cone about a sphere %s", cases[i].name);
+        run_case(label, ball, cone, (want){ dist, tu_scale(n, -1.0), points, points });
+    }
 }
 
 /* Sorted feature keys of a manifold. */
@@ -1809,6 +1845,8 @@ int main(void)
         cmocka_unit_test(test_box_box),
         cmocka_unit_test(test_sphere_cylinder),
         cmocka_unit_test(test_cylinder_sphere),
+        cmocka_unit_test(test_sphere_cone),
+        cmocka_unit_test(test_cone_sphere),
         cmocka_unit_test(test_hull_box_depth),
         cmocka_unit_test(test_all_kinds),
         cmocka_unit_test(test_hit_agrees),
@@ -1818,6 +1856,7 @@ int main(void)
         cmocka_unit_test(test_stalled_cone_witness),
         cmocka_unit_test(test_cylinder_cap_on_hull_face),
         cmocka_unit_test(test_sphere_about_cylinder),
+        cmocka_unit_test(test_sphere_about_cone),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

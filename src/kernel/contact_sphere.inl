@@ -1,19 +1,120 @@
-/* contact_sphere.inl - a sphere against a cylinder in closed form, across
- * lanes. The sphere's core is its centre; the nearest point of the
- * cylinder's core to it (inside: the nearer of its side and its cap) gives
- * the signed distance, the normal and the one contact point exactly. The
- * loops and EPA reach a curved side only slowly, and float's EPA stops
- * with its normal up to about 1e-3 rad off there (its depth is second
- * order in the angle): those lanes went to the reference.
+/* contact_sphere.inl - a sphere against a cylinder or a cone in closed
+ * form, across lanes. The sphere's core is its centre; the nearest point
+ * of the other core to it (inside: the nearest point of its surface)
+ * gives the signed distance, the normal and the one contact point
+ * exactly. The loops and EPA reach a curved side only slowly, and float's
+ * EPA stops with its normal up to about 1e-3 rad off there (its depth is
+ * second order in the angle): those lanes went to the reference.
  *
- * Work is in the cylinder's scaled frame (axis z, core radius r, half
- * height h), then back into A's. Where the side and the cap are equally
- * near, either normal meets the depth; the side is taken only where it is
- * strictly nearer. A centre on the axis takes the side along x. */
+ * Both cores are solids of revolution about z, so the work is in their
+ * section, the half plane of (rho, z) through the centre (rho >= 0, the
+ * distance from the axis), then turned back about the axis. Where two
+ * sides are equally near, either normal meets the depth: the side listed
+ * first below is taken only where strictly nearer. A centre on the axis
+ * takes the direction along x. */
 
-/* A centre this close to the core from outside (scaled units) has no
- * direction float can trust: the loops (and the reference) answer it. */
-#define CS_NEAR 1e-5f
+/* Past a face or a side the normal is the face's, exact; past a rim or
+ * an apex it is the way from that point to the centre, whose float
+ * rounding (about 1e-7 of the extent) over its length turns it: a centre
+ * nearer than this (scaled units) could tilt the normal off the point's
+ * cone of normals by 1e-5, and the support gap along it by as much: the
+ * loops (and the reference) answer it. */
+#define CS_VERTEX 1e-2f
+
+/* The core point nearest the centre in the section, the unit direction
+ * from it out to the centre (inside: out of the nearest side), the signed
+ * distance, the feature's key (the generic manifold's ids), and whether
+ * float settled it. */
+typedef struct cs_2d {
+    fw qr, qz, ur, uz, core;
+    iw key;
+    mw ok;
+} cs_2d;
+
+/* Lanes m: past the vertex (vr, vz) of the section. */
+static GJKB_INLINE void cs_vertex(cs_2d *s, mw m, fw rho, fw z, fw vr, fw vz)
+{
+    const fw one = fw_splat(1.0f);
+    fw dr = fw_sub(rho, vr), dz = fw_sub(z, vz);
+    fw d = fw_sqrt(fw_add(fw_mul(dr, dr), fw_mul(dz, dz)));
+    fw inv = fw_div(one, fw_sel(fw_gt(d, fw_zero()), d, one));
+    s->qr = fw_sel(m, vr, s->qr);
+    s->qz = fw_sel(m, vz, s->qz);
+    s->ur = fw_sel(m, fw_mul(dr, inv), s->ur);
+    s->uz = fw_sel(m, fw_mul(dz, inv), s->uz);
+    s->core = fw_sel(m, d, s->core);
+    s->ok = mw_andnot(s->ok, mw_and(m, mw_not(fw_ge(d, fw_splat(CS_VERTEX)))));
+}
+
+/* Lanes m: along the side of unit outward normal (nr, nz) at signed
+ * distance d (the nearest point the centre less d times the normal). */
+static GJKB_INLINE void cs_side(cs_2d *s, mw m, fw rho, fw z, fw nr, fw nz, fw d)
+{
+    s->qr = fw_sel(m, fw_sub(rho, fw_mul(d, nr)), s->qr);
+    s->qz = fw_sel(m, fw_sub(z, fw_mul(d, nz)), s->qz);
+    s->ur = fw_sel(m, nr, s->ur);
+    s->uz = fw_sel(m, nz, s->uz);
+    s->core = fw_sel(m, d, s->core);
+}
+
+/* Cylinder (radius r, half height h): over a cap, beside the side, or
+ * past the rim; inside, the side before the cap. */
+static GJKB_INLINE cs_2d cs_cylinder(fw rho, fw z, fw r, fw h)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    enum { M = GJKB_CONTACT_RIM };
+    fw az = fw_abs(z), zs = fw_sel(fw_ge(z, zero), one, fw_neg(one));
+    mw over_cap = fw_le(rho, r), beside = fw_le(az, h), inside = mw_and(over_cap, beside);
+    fw to_side = fw_sub(rho, r), to_cap = fw_sub(az, h);
+    mw side = mw_or(mw_and(inside, fw_gt(to_side, to_cap)), mw_andnot(beside, over_cap));
+    mw cap = mw_or(mw_andnot(inside, side), mw_andnot(over_cap, beside));
+    mw rim = mw_not(mw_or(over_cap, beside));
+    cs_2d s = { zero, zero, zero, zero, zero, iw_zero(), mw_true() };
+    cs_side(&s, side, rho, z, one, zero, to_side);
+    cs_side(&s, cap, rho, z, zero, zs, to_cap);
+    cs_vertex(&s, rim, rho, z, r, fw_mul(zs, h));
+    const iw top = iw_sel(fw_ge(z, zero), iw_splat(1), iw_zero());
+    s.key = mb_key(0, iw_add(iw_splat(2 * M), top));
+    s.key = iw_sel(side, mb_key(1, iw_splat(2 * M)), s.key);
+    s.key = iw_sel(cap, mb_key(2, top), s.key);
+    return s;
+}
+
+/* Cone (base radius r at -h, apex at h): its section is the triangle of
+ * the base's centre, its rim and the apex; past the base, the slant, the
+ * rim or the apex; inside, the slant before the base. */
+static GJKB_INLINE cs_2d cs_cone(fw rho, fw z, fw r, fw h)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f), two_h = fw_add(h, h);
+    enum { M = GJKB_CONTACT_RIM };
+    fw len2 = fw_add(fw_mul(r, r), fw_mul(two_h, two_h));
+    fw div2 = fw_sel(fw_gt(len2, zero), len2, one), inv_len = fw_div(one, fw_sqrt(div2));
+    fw zh = fw_add(z, h), dr = fw_sub(rho, r);
+    /* signed distances to the slant's line (outward (2h, r) / len) and the base */
+    fw nr = fw_mul(two_h, inv_len), nz = fw_mul(r, inv_len);
+    fw slant = fw_add(fw_mul(dr, nr), fw_mul(zh, nz)), base = fw_neg(zh);
+    mw inside = mw_and(fw_le(slant, zero), fw_le(base, zero));
+    /* outside, by the regions of the section's edges and corners: t
+     * along the slant from the rim (its perpendiculars at 0 and 1) */
+    fw t = fw_div(fw_add(fw_mul(fw_neg(dr), r), fw_mul(zh, two_h)), div2);
+    mw out = mw_not(inside);
+    mw line = mw_and(mw_and(out, fw_gt(slant, zero)), mw_and(fw_gt(t, zero), fw_lt(t, one)));
+    mw apex = mw_and(out, fw_ge(t, one));
+    mw face = mw_andnot(mw_andnot(mw_and(out, mw_and(fw_gt(base, zero), fw_lt(rho, r))), line), apex);
+    mw rim = mw_andnot(mw_andnot(mw_andnot(out, line), apex), face);
+    line = mw_or(line, mw_and(inside, fw_gt(slant, base)));
+    face = mw_or(face, mw_andnot(inside, line));
+    cs_2d s = { zero, zero, zero, zero, zero, iw_zero(), fw_gt(len2, zero) };
+    cs_side(&s, line, rho, z, nr, nz, slant);
+    cs_side(&s, face, rho, z, zero, fw_neg(one), base);
+    cs_vertex(&s, apex, rho, z, zero, h);
+    cs_vertex(&s, rim, rho, z, r, fw_neg(h));
+    s.key = mb_key(0, iw_splat(M + 1));
+    s.key = iw_sel(apex, mb_key(0, iw_splat(M)), s.key);
+    s.key = iw_sel(line, mb_key(1, iw_splat(M)), s.key);
+    s.key = iw_sel(face, mb_key(2, iw_zero()), s.key);
+    return s;
+}
 
 /* A lane's answer in A's scaled frame: signed distance (margins
  * included), unit normal from A to B, A's witness, the key of the two
@@ -25,65 +126,49 @@ typedef struct cs_out {
     mw ok;
 } cs_out;
 
-/* The valid lanes that are a sphere and a cylinder, either way round. */
+/* The valid lanes that are a sphere and a cylinder or a cone, either way
+ * round. */
 static GJKB_INLINE mw cs_lanes(const gjkb__world *w, size_t o, const pack_w *k)
 {
     const iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
-    const iw sphere = iw_splat(GJKB_SPHERE), cylinder = iw_splat(GJKB_CYLINDER);
-    mw m = mw_or(mw_and(iw_eq(ka, sphere), iw_eq(kb, cylinder)), mw_and(iw_eq(ka, cylinder), iw_eq(kb, sphere)));
+    const iw sphere = iw_splat(GJKB_SPHERE), cylinder = iw_splat(GJKB_CYLINDER), cone = iw_splat(GJKB_CONE);
+    mw round_a = mw_or(iw_eq(ka, cylinder), iw_eq(ka, cone)), round_b = mw_or(iw_eq(kb, cylinder), iw_eq(kb, cone));
+    mw m = mw_or(mw_and(iw_eq(ka, sphere), round_b), mw_and(round_a, iw_eq(kb, sphere)));
     return mw_and(m, k->valid);
-}
-
-/* The cylinder's feature at its core point q: a cap's face where the
- * sphere is over the cap, the side line where it is beside the side, the
- * rim point past both; the ids of the generic manifold's cylinder. */
-static GJKB_INLINE iw cs_key(mw over_cap, mw beside, fw z)
-{
-    const iw top = iw_sel(fw_ge(z, fw_zero()), iw_splat(1), iw_zero());
-    const iw rim = iw_splat(2 * GJKB_CONTACT_RIM);
-    iw key = mb_key(0, iw_add(rim, top));
-    key = iw_sel(beside, mb_key(1, rim), key);
-    return iw_sel(over_cap, mb_key(2, top), key);
 }
 
 static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w *k)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f);
-    const mw cyl_a = iw_eq(iw_load(w->lane_ka + o), iw_splat(GJKB_CYLINDER));
-    const fw r = fw_sel(cyl_a, k->sa.c.rd, k->sb.c.rd), h = fw_sel(cyl_a, k->sa.c.h.z, k->sb.c.h.z);
-    const fw mc = fw_sel(cyl_a, k->ma, k->mb), ms = fw_sel(cyl_a, k->mb, k->ma);
-    /* the sphere's centre in the cylinder's frame */
-    const v3w p = v3_sel(cyl_a, k->pose.t, m3_mul_t(k->pose.r, v3_neg(k->pose.t)));
-    fw rho = fw_sqrt(fw_add(fw_mul(p.x, p.x), fw_mul(p.y, p.y))), az = fw_abs(p.z);
-    fw zs = fw_sel(fw_ge(p.z, zero), one, fw_neg(one));
+    const iw ka = iw_load(w->lane_ka + o);
+    const mw round_a = mw_not(iw_eq(ka, iw_splat(GJKB_SPHERE)));
+    const mw cone = mw_or(iw_eq(ka, iw_splat(GJKB_CONE)), iw_eq(iw_load(w->lane_kb + o), iw_splat(GJKB_CONE)));
+    const fw r = fw_sel(round_a, k->sa.c.rd, k->sb.c.rd), h = fw_sel(round_a, k->sa.c.h.z, k->sb.c.h.z);
+    const fw mc = fw_sel(round_a, k->ma, k->mb), ms = fw_sel(round_a, k->mb, k->ma);
+    /* the sphere's centre in the other core's frame, and its section */
+    const v3w p = v3_sel(round_a, k->pose.t, m3_mul_t(k->pose.r, v3_neg(k->pose.t)));
+    fw rho = fw_sqrt(fw_add(fw_mul(p.x, p.x), fw_mul(p.y, p.y)));
     mw has_lat = fw_gt(rho, zero);
     fw inv_rho = fw_div(one, fw_sel(has_lat, rho, one));
-    v3w lat = v3_make(fw_sel(has_lat, fw_mul(p.x, inv_rho), one), fw_mul(p.y, fw_sel(has_lat, inv_rho, zero)), zero);
-    mw over_cap = fw_le(rho, r), beside = fw_le(az, h);
-    mw inside = mw_and(over_cap, beside);
-    /* outside: the nearest core point and the way to the centre */
-    v3w q = v3_make(fw_sel(over_cap, p.x, fw_mul(lat.x, r)), fw_sel(over_cap, p.y, fw_mul(lat.y, r)),
-                    fw_sel(beside, p.z, fw_mul(zs, h)));
-    v3w v = v3_sub(p, q);
-    fw dv = fw_sqrt(v3_dot(v, v));
-    v3w u = v3_scale(v, fw_div(one, fw_sel(fw_gt(dv, zero), dv, one)));
-    fw core = dv;
-    /* inside: the side where strictly nearer, else the cap */
-    mw side = mw_and(inside, fw_lt(fw_sub(r, rho), fw_sub(h, az)));
-    mw cap = mw_andnot(inside, side);
-    u = v3_sel(side, lat, v3_sel(cap, v3_make(zero, zero, zs), u));
-    q = v3_sel(side, v3_make(fw_mul(lat.x, r), fw_mul(lat.y, r), p.z), v3_sel(cap, v3_make(p.x, p.y, fw_mul(zs, h)), q));
-    core = fw_sel(side, fw_sub(rho, r), fw_sel(cap, fw_sub(az, h), core));
+    fw lx = fw_sel(has_lat, fw_mul(p.x, inv_rho), one), ly = fw_mul(p.y, fw_sel(has_lat, inv_rho, zero));
+    cs_2d cy = cs_cylinder(rho, p.z, r, h), cn = cs_cone(rho, p.z, r, h);
+    cs_2d s = cy;
+    s.qr = fw_sel(cone, cn.qr, cy.qr), s.qz = fw_sel(cone, cn.qz, cy.qz);
+    s.ur = fw_sel(cone, cn.ur, cy.ur), s.uz = fw_sel(cone, cn.uz, cy.uz);
+    s.core = fw_sel(cone, cn.core, cy.core);
+    s.key = iw_sel(cone, cn.key, cy.key);
+    s.ok = mw_or(mw_and(cone, cn.ok), mw_andnot(cy.ok, cone));
+    /* back about the axis */
+    v3w q = v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), u = v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz);
     cs_out c;
-    c.dist = fw_sub(core, fw_add(mc, ms));
-    c.ok = mw_or(inside, fw_ge(dv, fw_splat(CS_NEAR)));
-    c.key = cs_key(mw_or(cap, mw_andnot(over_cap, inside)), mw_or(side, mw_andnot(beside, inside)), p.z);
-    /* the sphere's key is 0: the cylinder's goes on its side of the pair */
-    c.key = iw_sel(cyl_a, iw_shl(c.key, 16), c.key);
+    c.dist = fw_sub(s.core, fw_add(mc, ms));
+    c.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
+    /* the sphere's key is 0: the other's goes on its side of the pair */
+    c.key = iw_sel(round_a, iw_shl(s.key, 16), s.key);
     /* into A's frame: n from A to B */
-    v3w on_sphere = v3_sub(p, v3_scale(u, ms)), on_cylinder = v3_madd(q, u, mc);
-    c.n = v3_sel(cyl_a, u, v3_neg(m3_mul(k->pose.r, u)));
-    c.a = v3_sel(cyl_a, on_cylinder, v3_add(m3_mul(k->pose.r, on_sphere), k->pose.t));
+    v3w on_sphere = v3_sub(p, v3_scale(u, ms)), on_round = v3_madd(q, u, mc);
+    c.n = v3_sel(round_a, u, v3_neg(m3_mul(k->pose.r, u)));
+    c.a = v3_sel(round_a, on_round, v3_add(m3_mul(k->pose.r, on_sphere), k->pose.t));
     c.ok = mw_and(c.ok, fw_isfinite(fw_add(c.dist, v3_dot(c.a, c.a))));
     return c;
 }
