@@ -404,6 +404,8 @@ static void test_capsule_box(void **state) { (void)state; run_closed_forms(GJKB_
 static void test_box_box(void **state) { (void)state; run_closed_forms(GJKB_BOX, GJKB_BOX, 16); }
 static void test_sphere_cylinder(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_CYLINDER, 17); }
 static void test_cylinder_sphere(void **state) { (void)state; run_closed_forms(GJKB_CYLINDER, GJKB_SPHERE, 18); }
+static void test_sphere_capsule(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_CAPSULE, 21); }
+static void test_capsule_sphere(void **state) { (void)state; run_closed_forms(GJKB_CAPSULE, GJKB_SPHERE, 22); }
 static void test_sphere_cone(void **state) { (void)state; run_closed_forms(GJKB_SPHERE, GJKB_CONE, 19); }
 static void test_cone_sphere(void **state) { (void)state; run_closed_forms(GJKB_CONE, GJKB_SPHERE, 20); }
 
@@ -1845,6 +1847,8 @@ int main(void)
         cmocka_unit_test(test_box_box),
         cmocka_unit_test(test_sphere_cylinder),
         cmocka_unit_test(test_cylinder_sphere),
+        cmocka_unit_test(test_sphere_capsule),
+        cmocka_unit_test(test_capsule_sphere),
         cmocka_unit_test(test_sphere_cone),
         cmocka_unit_test(test_cone_sphere),
         cmocka_unit_test(test_hull_box_depth),

@@ -1,14 +1,15 @@
-/* contact_sphere.inl - a sphere against a cylinder or a cone in closed
- * form, across lanes. The sphere's core is its centre; the nearest point
+/* contact_sphere.inl - a sphere against a capsule, a cylinder or a cone
+ * in closed form, across lanes. The sphere's core is its centre; the nearest point
  * of the other core to it (inside: the nearest point of its surface)
  * gives the signed distance, the normal and the one contact point
- * exactly. The loops and EPA reach a curved side only slowly, and float's
- * EPA stops with its normal up to about 1e-3 rad off there (its depth is
- * second order in the angle): those lanes went to the reference.
+ * exactly, where the loops and EPA reach a curved side only slowly and
+ * float's EPA stops with its normal up to about 1e-3 rad off (its depth is
+ * second order in the angle), too far for the manifold's rules.
  *
- * Both cores are solids of revolution about z, so the work is in their
- * section, the half plane of (rho, z) through the centre (rho >= 0, the
- * distance from the axis), then turned back about the axis. Where two
+ * The cores are solids of revolution about z (a capsule's, its segment: a
+ * cylinder of radius 0), so the work is in their section, the half plane
+ * of (rho, z) through the centre (rho >= 0, the distance from the axis),
+ * then turned back about the axis. Where two
  * sides are equally near, either normal meets the depth: the side listed
  * first below is taken only where strictly nearer. A centre on the axis
  * takes the direction along x. */
@@ -126,13 +127,20 @@ typedef struct cs_out {
     mw ok;
 } cs_out;
 
-/* The valid lanes that are a sphere and a cylinder or a cone, either way
- * round. */
+/* Whether kind is a capsule, a cylinder or a cone. */
+static GJKB_INLINE mw cs_round(iw kind)
+{
+    return mw_or(iw_eq(kind, iw_splat(GJKB_CAPSULE)),
+                 mw_or(iw_eq(kind, iw_splat(GJKB_CYLINDER)), iw_eq(kind, iw_splat(GJKB_CONE))));
+}
+
+/* The valid lanes that are a sphere and a capsule, a cylinder or a cone,
+ * either way round. */
 static GJKB_INLINE mw cs_lanes(const gjkb__world *w, size_t o, const pack_w *k)
 {
     const iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
-    const iw sphere = iw_splat(GJKB_SPHERE), cylinder = iw_splat(GJKB_CYLINDER), cone = iw_splat(GJKB_CONE);
-    mw round_a = mw_or(iw_eq(ka, cylinder), iw_eq(ka, cone)), round_b = mw_or(iw_eq(kb, cylinder), iw_eq(kb, cone));
+    const iw sphere = iw_splat(GJKB_SPHERE);
+    mw round_a = cs_round(ka), round_b = cs_round(kb);
     mw m = mw_or(mw_and(iw_eq(ka, sphere), round_b), mw_and(round_a, iw_eq(kb, sphere)));
     return mw_and(m, k->valid);
 }
@@ -142,7 +150,8 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     const fw zero = fw_zero(), one = fw_splat(1.0f);
     const iw ka = iw_load(w->lane_ka + o);
     const mw round_a = mw_not(iw_eq(ka, iw_splat(GJKB_SPHERE)));
-    const mw cone = mw_or(iw_eq(ka, iw_splat(GJKB_CONE)), iw_eq(iw_load(w->lane_kb + o), iw_splat(GJKB_CONE)));
+    const iw kind = iw_sel(round_a, ka, iw_load(w->lane_kb + o));
+    const mw cone = iw_eq(kind, iw_splat(GJKB_CONE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
     const fw r = fw_sel(round_a, k->sa.c.rd, k->sb.c.rd), h = fw_sel(round_a, k->sa.c.h.z, k->sb.c.h.z);
     const fw mc = fw_sel(round_a, k->ma, k->mb), ms = fw_sel(round_a, k->mb, k->ma);
     /* the sphere's centre in the other core's frame, and its section */
@@ -157,6 +166,10 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     s.ur = fw_sel(cone, cn.ur, cy.ur), s.uz = fw_sel(cone, cn.uz, cy.uz);
     s.core = fw_sel(cone, cn.core, cy.core);
     s.key = iw_sel(cone, cn.key, cy.key);
+    /* a capsule's segment where the centre is beside it, else its end */
+    const iw top = iw_sel(fw_ge(p.z, zero), iw_splat(1), iw_zero());
+    mw beside = fw_le(fw_abs(p.z), h);
+    s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
     s.ok = mw_or(mw_and(cone, cn.ok), mw_andnot(cy.ok, cone));
     /* back about the axis */
     v3w q = v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), u = v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz);
