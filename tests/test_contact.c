@@ -868,6 +868,39 @@ static void test_sphere_about_cylinder(void **state)
              (want){ NAN, { 0, 0, 0 }, 1, 1 });
 }
 
+/* A sphere (radius 0.2) about a box (half extents 0.5, 0.4, 0.3), by the
+ * region of its centre: inside (nearest the top face), at the centre
+ * (either z face: the nearest two), past a face, an edge, a corner, and
+ * apart. */
+static void test_sphere_about_box(void **state)
+{
+    (void)state;
+    const gjkb_shape box = tu_box(0.5, 0.4, 0.3);
+    const double e = hypot(0.1, 0.1), c = sqrt(0.03), s2 = sqrt(0.5), s3 = sqrt(1.0 / 3.0);
+    const struct {
+        const char *name;
+        double x, y, z, dist;
+        tu_v3 n;
+        uint32_t points;
+    } cases[] = {
+        { "inside", 0.1, 0.05, 0.2, -0.3, { 0, 0, 1 }, 1 },
+        { "at the centre", 0.0, 0.0, 0.0, -0.5, { 0, 0, 0 }, 1 },
+        { "past a face", 0.0, 0.0, 0.45, -0.05, { 0, 0, 1 }, 1 },
+        { "past an edge", 0.6, 0.0, 0.4, e - 0.2, { s2, 0, s2 }, 1 },
+        { "past a corner", 0.6, 0.5, 0.4, c - 0.2, { s3, s3, s3 }, 1 },
+        { "apart", 0.0, 0.0, 0.8, 0.3, { 0, 0, 1 }, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char label[96];
+        gjkb_shape ball = tu_at(tu_sphere(0.2), cases[i].x, cases[i].y, cases[i].z);
+        snprintf(label, sizeof label, "sphere %s of a box", cases[i].name);
+        run_case(label, box, ball, (want){ cases[i].dist, cases[i].n, cases[i].points, cases[i].points });
+        snprintf(label, sizeof label, "box about a sphere %s", cases[i].name);
+        run_case(label, ball, box,
+                 (want){ cases[i].dist, tu_scale(cases[i].n, -1.0), cases[i].points, cases[i].points });
+    }
+}
+
 /* A sphere (radius 0.2) about a cone (base radius 0.6 at z = -0.4, apex
  * at z = 0.4; its slant's outward normal (0.8, 0.6)), by the region of
  * its centre: inside nearer the base, inside nearer the slant, above the
@@ -1861,6 +1894,7 @@ int main(void)
         cmocka_unit_test(test_cylinder_cap_on_hull_face),
         cmocka_unit_test(test_sphere_about_cylinder),
         cmocka_unit_test(test_sphere_about_cone),
+        cmocka_unit_test(test_sphere_about_box),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

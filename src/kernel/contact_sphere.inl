@@ -1,15 +1,15 @@
-/* contact_sphere.inl - a sphere against a capsule, a cylinder or a cone
- * in closed form, across lanes. The sphere's core is its centre; the nearest point
+/* contact_sphere.inl - a sphere against a capsule, a box, a cylinder or a
+ * cone in closed form, across lanes. The sphere's core is its centre; the nearest point
  * of the other core to it (inside: the nearest point of its surface)
  * gives the signed distance, the normal and the one contact point
  * exactly, where the loops and EPA reach a curved side only slowly and
  * float's EPA stops with its normal up to about 1e-3 rad off (its depth is
  * second order in the angle), too far for the manifold's rules.
  *
- * The cores are solids of revolution about z (a capsule's, its segment: a
- * cylinder of radius 0), so the work is in their section, the half plane
- * of (rho, z) through the centre (rho >= 0, the distance from the axis),
- * then turned back about the axis. Where two
+ * A box is clamped per axis. The other cores are solids of revolution
+ * about z (a capsule's, its segment: a cylinder of radius 0), so the work
+ * is in their section, the half plane of (rho, z) through the centre (rho
+ * >= 0, the distance from the axis), then turned back about the axis. Where two
  * sides are equally near, either normal meets the depth: the side listed
  * first below is taken only where strictly nearer. A centre on the axis
  * takes the direction along x. */
@@ -117,6 +117,49 @@ static GJKB_INLINE cs_2d cs_cone(fw rho, fw z, fw r, fw h)
     return s;
 }
 
+/* Box (half extents h): inside, the nearest face (the first of equals);
+ * past one face, its normal; past an edge or a corner, the way from it.
+ * Keyed by the face most aligned with the normal, as the one-point path
+ * keys a box. In the box's frame: the core point q, unit direction u out
+ * to the centre, signed distance, key, settled. */
+typedef struct cs_3d {
+    v3w q, u;
+    fw core;
+    iw key;
+    mw ok;
+} cs_3d;
+
+static GJKB_INLINE cs_3d cs_box(v3w p, v3w h)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    v3w d = v3_make(fw_sub(fw_abs(p.x), h.x), fw_sub(fw_abs(p.y), h.y), fw_sub(fw_abs(p.z), h.z));
+    v3w s = v3_make(fw_sel(fw_ge(p.x, zero), one, fw_neg(one)), fw_sel(fw_ge(p.y, zero), one, fw_neg(one)),
+                    fw_sel(fw_ge(p.z, zero), one, fw_neg(one)));
+    mw ox = fw_gt(d.x, zero), oy = fw_gt(d.y, zero), oz = fw_gt(d.z, zero);
+    mw corner = mw_or(mw_or(mw_and(ox, oy), mw_and(ox, oz)), mw_and(oy, oz));
+    /* the face of the largest d: the one past, or inside the nearest */
+    mb_axis f;
+    f.k0 = mw_and(fw_ge(d.x, d.y), fw_ge(d.x, d.z));
+    f.k1 = mw_andnot(fw_ge(d.y, d.z), f.k0);
+    mw kz = mw_not(mw_or(f.k0, f.k1));
+    v3w nf = v3_make(fw_sel(f.k0, s.x, zero), fw_sel(f.k1, s.y, zero), fw_sel(kz, s.z, zero));
+    v3w qf = v3_make(fw_sel(f.k0, fw_mul(s.x, h.x), p.x), fw_sel(f.k1, fw_mul(s.y, h.y), p.y),
+                     fw_sel(kz, fw_mul(s.z, h.z), p.z));
+    /* past an edge or a corner: from the clamped point */
+    v3w qc = v3_make(fw_min(fw_max(p.x, fw_neg(h.x)), h.x), fw_min(fw_max(p.y, fw_neg(h.y)), h.y),
+                     fw_min(fw_max(p.z, fw_neg(h.z)), h.z));
+    v3w v = v3_sub(p, qc);
+    fw dv = fw_sqrt(v3_dot(v, v));
+    cs_3d c;
+    c.q = v3_sel(corner, qc, qf);
+    c.u = v3_sel(corner, v3_scale(v, fw_div(one, fw_sel(fw_gt(dv, zero), dv, one))), nf);
+    c.core = fw_sel(corner, dv, mb_pick(f, d.x, d.y, d.z));
+    c.ok = mw_or(mw_not(corner), fw_ge(dv, fw_splat(CS_VERTEX)));
+    mb_axis top = mb_largest(c.u.x, c.u.y, c.u.z);
+    c.key = mb_face_key(mb_ipick(top, 0, 1, 2), fw_gt(mb_pick(top, c.u.x, c.u.y, c.u.z), zero));
+    return c;
+}
+
 /* A lane's answer in A's scaled frame: signed distance (margins
  * included), unit normal from A to B, A's witness, the key of the two
  * features, and whether float settled it. */
@@ -127,15 +170,14 @@ typedef struct cs_out {
     mw ok;
 } cs_out;
 
-/* Whether kind is a capsule, a cylinder or a cone. */
+/* Whether kind is a capsule, a box, a cylinder or a cone. */
 static GJKB_INLINE mw cs_round(iw kind)
 {
-    return mw_or(iw_eq(kind, iw_splat(GJKB_CAPSULE)),
-                 mw_or(iw_eq(kind, iw_splat(GJKB_CYLINDER)), iw_eq(kind, iw_splat(GJKB_CONE))));
+    return mw_and(mw_not(iw_eq(kind, iw_splat(GJKB_SPHERE))), mw_not(iw_eq(kind, iw_splat(GJKB_HULL))));
 }
 
-/* The valid lanes that are a sphere and a capsule, a cylinder or a cone,
- * either way round. */
+/* The valid lanes that are a sphere and a capsule, a box, a cylinder or a
+ * cone, either way round. */
 static GJKB_INLINE mw cs_lanes(const gjkb__world *w, size_t o, const pack_w *k)
 {
     const iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
@@ -152,6 +194,7 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     const mw round_a = mw_not(iw_eq(ka, iw_splat(GJKB_SPHERE)));
     const iw kind = iw_sel(round_a, ka, iw_load(w->lane_kb + o));
     const mw cone = iw_eq(kind, iw_splat(GJKB_CONE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
+    const mw box = iw_eq(kind, iw_splat(GJKB_BOX));
     const fw r = fw_sel(round_a, k->sa.c.rd, k->sb.c.rd), h = fw_sel(round_a, k->sa.c.h.z, k->sb.c.h.z);
     const fw mc = fw_sel(round_a, k->ma, k->mb), ms = fw_sel(round_a, k->mb, k->ma);
     /* the sphere's centre in the other core's frame, and its section */
@@ -171,11 +214,19 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     mw beside = fw_le(fw_abs(p.z), h);
     s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
     s.ok = mw_or(mw_and(cone, cn.ok), mw_andnot(cy.ok, cone));
-    /* back about the axis */
+    s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
+    /* back about the axis; a box's own */
     v3w q = v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), u = v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz);
+    if (mw_any(box)) {
+        cs_3d b = cs_box(p, v3_sel(round_a, k->sa.c.h, k->sb.c.h));
+        q = v3_sel(box, b.q, q), u = v3_sel(box, b.u, u);
+        s.core = fw_sel(box, b.core, s.core);
+        s.key = iw_sel(box, b.key, s.key);
+        s.ok = mw_or(mw_and(box, b.ok), mw_andnot(s.ok, box));
+    }
     cs_out c;
     c.dist = fw_sub(s.core, fw_add(mc, ms));
-    c.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
+    c.ok = s.ok;
     /* the sphere's key is 0: the other's goes on its side of the pair */
     c.key = iw_sel(round_a, iw_shl(s.key, 16), s.key);
     /* into A's frame: n from A to B */
