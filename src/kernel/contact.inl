@@ -311,17 +311,30 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         v3w bw = v3_make(fw_gather(l->bx, j), fw_gather(l->by, j), fw_gather(l->bz, j));
         mw touch = iw_eq(iw_gather(l->status, j), iw_splat(K_OVERLAP));
         fw dist = fw_sel(touch, v3_dot(v3_sub(bw, aw), nw), fw_gather(l->dist, j));
-        fw_store(p->dist + o, dist);
+        fw dist_w = dist;
         dist = fw_mul(dist, k.inv_scale);
-        v3w n = m3_mul_t(k.ra, nw);
+        v3w n = m3_mul_t(k.ra, nw), a = v3_scale(m3_mul_t(k.ra, aw), k.inv_scale);
         mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
+        mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
+        /* a capsule near a cylinder or a cone: the axis GJK only
+         * approached, exactly (contact_capsule.inl) */
+        mw exact = mw_andnot(mw_and(mw_and(lanes, k.valid), cc_lanes(&rw, o)), by_epa);
+        if (mw_any(exact)) {
+            cs_out c = cc_answer(&rw, o, &k, exact);
+            exact = mw_and(c.ok, fw_ge(fw_add(c.dist, k.m), fw_splat(CT_AXIS_MIN)));
+            n = v3_sel(exact, c.n, n), a = v3_sel(exact, c.a, a), dist = fw_sel(exact, c.dist, dist);
+            dist_w = fw_sel(exact, fw_mul(c.dist, k.scale), dist_w);
+            v3w n_w = m3_mul(k.ra, c.n);
+            nw = v3_sel(exact, v3_scale(n_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(n_w, n_w)))), nw);
+        }
+        fw_store(p->dist + o, dist_w);
         /* GJK's axis is a direction only where the cores are clearly apart
          * (or are two points): nearly touching boxes take the separating
          * axis instead. */
         mw axis = mw_or(fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN)),
                         mw_and(ct_spheres(&rw, o), fw_gt(fw_add(dist, k.m), fw_zero())));
-        mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
-        fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
+        fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), mw_or(by_epa, exact))));
+        fine = mw_or(fine, exact);
         axis = mw_or(axis, by_epa);
         mb_out mf;
         ct_no_points(&mf);
@@ -339,7 +352,6 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw ok = mw_andnot(boxes, none);
         if (!mw_all(mw_or(ok, mw_not(lanes)))) {
             mb_out ms;
-            v3w a = v3_scale(m3_mul_t(k.ra, aw), k.inv_scale);
             ct_one_point(&k, &rw, o, n, a, dist, &ms, &one);
             mw trusted = mw_and(mw_and(fine, axis), mw_and(k.valid, lanes));
             one = mw_and(mw_andnot(one, ok), trusted);
@@ -357,7 +369,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
                             mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
             rest = mw_andnot(rest, mw_andnot(curved, mw_or(by_epa, ball)));
             if (mw_any(rest)) {
-                mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, &ms, &gen);
+                mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, exact, &ms, &gen);
                 ct_take_points(&mf, &ms, gen);
                 one = mw_or(one, gen);
                 /* the deepest point lies on both features; EPA's

@@ -187,9 +187,35 @@ static GJKB_INLINE mw cs_lanes(const gjkb__world *w, size_t o, const pack_w *k)
     return mw_and(m, k->valid);
 }
 
-static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w *k)
+/* The nearest point of a cylinder's or (lanes cone) a cone's core (radius
+ * r, half height h) to p, its frame: in the section, with the unit way
+ * (lx, ly) from the axis toward p that turns it back (x where p is on
+ * the axis). Only the kinds the bundle has are worked. */
+static GJKB_INLINE cs_2d cs_revolved(v3w p, fw r, fw h, mw cone, fw *lx, fw *ly)
 {
     const fw zero = fw_zero(), one = fw_splat(1.0f);
+    fw rho = fw_sqrt(fw_add(fw_mul(p.x, p.x), fw_mul(p.y, p.y)));
+    mw has_lat = fw_gt(rho, zero);
+    fw inv_rho = fw_div(one, fw_sel(has_lat, rho, one));
+    *lx = fw_sel(has_lat, fw_mul(p.x, inv_rho), one);
+    *ly = fw_mul(p.y, fw_sel(has_lat, inv_rho, zero));
+    if (!mw_any(cone))
+        return cs_cylinder(rho, p.z, r, h);
+    cs_2d cn = cs_cone(rho, p.z, r, h);
+    if (mw_all(cone))
+        return cn;
+    cs_2d s = cs_cylinder(rho, p.z, r, h);
+    s.qr = fw_sel(cone, cn.qr, s.qr), s.qz = fw_sel(cone, cn.qz, s.qz);
+    s.ur = fw_sel(cone, cn.ur, s.ur), s.uz = fw_sel(cone, cn.uz, s.uz);
+    s.core = fw_sel(cone, cn.core, s.core);
+    s.key = iw_sel(cone, cn.key, s.key);
+    s.ok = mw_or(mw_and(cone, cn.ok), mw_andnot(s.ok, cone));
+    return s;
+}
+
+static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w *k)
+{
+    const fw zero = fw_zero();
     const iw ka = iw_load(w->lane_ka + o);
     const mw round_a = mw_not(iw_eq(ka, iw_splat(GJKB_SPHERE)));
     const iw kind = iw_sel(round_a, ka, iw_load(w->lane_kb + o));
@@ -199,21 +225,12 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     const fw mc = fw_sel(round_a, k->ma, k->mb), ms = fw_sel(round_a, k->mb, k->ma);
     /* the sphere's centre in the other core's frame, and its section */
     const v3w p = v3_sel(round_a, k->pose.t, m3_mul_t(k->pose.r, v3_neg(k->pose.t)));
-    fw rho = fw_sqrt(fw_add(fw_mul(p.x, p.x), fw_mul(p.y, p.y)));
-    mw has_lat = fw_gt(rho, zero);
-    fw inv_rho = fw_div(one, fw_sel(has_lat, rho, one));
-    fw lx = fw_sel(has_lat, fw_mul(p.x, inv_rho), one), ly = fw_mul(p.y, fw_sel(has_lat, inv_rho, zero));
-    cs_2d cy = cs_cylinder(rho, p.z, r, h), cn = cs_cone(rho, p.z, r, h);
-    cs_2d s = cy;
-    s.qr = fw_sel(cone, cn.qr, cy.qr), s.qz = fw_sel(cone, cn.qz, cy.qz);
-    s.ur = fw_sel(cone, cn.ur, cy.ur), s.uz = fw_sel(cone, cn.uz, cy.uz);
-    s.core = fw_sel(cone, cn.core, cy.core);
-    s.key = iw_sel(cone, cn.key, cy.key);
+    fw lx, ly;
+    cs_2d s = cs_revolved(p, r, h, cone, &lx, &ly);
     /* a capsule's segment where the centre is beside it, else its end */
     const iw top = iw_sel(fw_ge(p.z, zero), iw_splat(1), iw_zero());
     mw beside = fw_le(fw_abs(p.z), h);
     s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
-    s.ok = mw_or(mw_and(cone, cn.ok), mw_andnot(cy.ok, cone));
     s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
     /* back about the axis; a box's own */
     v3w q = v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), u = v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz);

@@ -922,12 +922,14 @@ static GJKB_INLINE float mg_area(const mg_cand *c, const int *pick, int n)
     return best;
 }
 
-/* Whether candidate i is a twin of a point picked (1), apart (0), or
- * too near the twin distance to tell (-1). */
+/* Whether candidate i is a twin of a point picked (1; a point picked is
+ * its own), apart (0), or too near the twin distance to tell (-1). */
 static GJKB_INLINE int mg_twin(const mg_cand *c, const int *pick, int count, int i, float blur)
 {
     int twin = 0;
     for (int k = 0; k < count; k++) {
+        if (pick[k] == i)
+            return 1;
         float dx = c[i].x - c[pick[k]].x, dy = c[i].y - c[pick[k]].y, d = sqrtf(dx * dx + dy * dy);
         float b = k == 0 ? blur : 0.0f;
         if (d > MG_TWIN_LO - b && d < MG_TWIN_HI + b)
@@ -1083,20 +1085,20 @@ static GJKB_INLINE int mg_over(const mg_feat *f, float x, float y, float by)
 /* The single point of a lane whose clipping left none: where the features
  * meet, lifted onto both (exactly on the surfaces, where the loops'
  * witnesses are only as good as their float convergence), kept when its
- * separation is the distance; else (a clip that kept nothing) the
- * witnesses. 0: the reference's. */
+ * separation is the distance; else (a clip that kept nothing, segments
+ * crossing near an end) the witnesses. 0: the reference's. */
 static GJKB_INLINE int mg_one(const mg_feat *fa, const mg_feat *fb, const mg_plane *pl, float ma, float mb, float dist,
                               const float wa[3], mg_pts *p)
 {
     float x, y, la[3], lb[3], d[3];
     int meet = mg_meet(fa, fb, &x, &y);
-    if (meet == 0)
-        return 0;
     p->n = 1;
     p->sep[0] = dist;
-    if (meet < 0) {
-        /* EPA's witnesses on a curved side are points of an inscribed
-         * polytope, inside the surface by up to its gap's sagitta */
+    if (meet <= 0) {
+        /* the reference takes the witnesses wherever the clip left none;
+         * a crossing near a segment's end is at them. EPA's witnesses on
+         * a curved side are points of an inscribed polytope, inside the
+         * surface by up to its gap's sagitta */
         if (fa->slack > MG_SLACK)
             return 0;
         p->c[0] = mg_cand_of(mg_dot(wa, pl->u), mg_dot(wa, pl->v), fa->key, fb->key);
@@ -1200,10 +1202,12 @@ static GJKB_INLINE int mg_rim_deepest(const mg_feat *fa, const mg_feat *fb, cons
         return 0;
     for (int k = 0; k < 3; k++)
         p->a[deep][k] = la[k] + pl->n[k] * ma;
-    /* the axis error moves the support point along the rim by up to
-     * r slack / lat: areas about it are that uncertain */
+    /* the axis error (the slack on a curved lane, else the flat kinds'
+     * tilt) moves the support point along the rim by up to r err / lat:
+     * areas about it are that uncertain */
+    float err = f->slack > MG_SLACK ? f->slack : MG_SEP_TILT;
     int moved[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
-    if (mg_spread(p, f->deep_r * f->slack / lat, moved) != *count)
+    if (mg_spread(p, f->deep_r * err / lat, moved) != *count)
         return 0;
     if (snapped) {
         p->c[deep] = c;
@@ -1327,9 +1331,11 @@ static GJKB_INLINE int mg_curved(int kind)
 
 /* The bundle's lanes `want` (valid, finite, trusted axis n): their
  * manifolds into *out where *ok comes back set. dist, a (A's witness) and
- * keep as ct_points_of has them, A's scaled frame. */
+ * keep as ct_points_of has them, A's scaled frame. Lanes `exact` have
+ * their axis from a closed form, not float's approach to a curved side:
+ * they keep only the flat kinds' slack. */
 static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w *k, v3w n, fw dist, v3w a, fw keep,
-                                    mw want, mb_out *out, mw *ok)
+                                    mw want, mw exact, mb_out *out, mw *ok)
 {
     enum { F_N = 0, F_A = 3, F_HA = 6, F_HB = 10, F_R = 14, F_T = 23, F_DIST = 26, F_KEEP, F_TOL, F_MA, F_MB, F_INV,
            F_COUNT };
@@ -1354,6 +1360,7 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
     memset(okey, 0, sizeof okey);
     memset(ocount, 0, sizeof ocount);
     memset(ook, 0, sizeof ook);
+    const unsigned exact_bits = mw_bits(exact);
     for (unsigned bits = mw_bits(want); bits; bits &= bits - 1u) {
         const int i = __builtin_ctz(bits);
         mg_side sa, sb;
@@ -1361,7 +1368,8 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
         const float hb[4] = { v[F_HB][i], v[F_HB + 1][i], v[F_HB + 2][i], v[F_HB + 3][i] };
         mg_side_of(w, w->lane_ka[o + i], w->lane_a[o + i], ha, v[F_MA][i], v[F_INV][i], iv[0][i], iv[1][i], &sa);
         mg_side_of(w, w->lane_kb[o + i], w->lane_b[o + i], hb, v[F_MB][i], v[F_INV][i], iv[2][i], iv[3][i], &sb);
-        sa.slack = sb.slack = mg_curved(sa.kind) || mg_curved(sb.kind) ? MG_CURVED_AXIS : MG_SLACK;
+        int curved = (mg_curved(sa.kind) || mg_curved(sb.kind)) && !((exact_bits >> i) & 1u);
+        sa.slack = sb.slack = curved ? MG_CURVED_AXIS : MG_SLACK;
         float r[9], t[3], nn[3], wa[3], cb[3];
         for (int c = 0; c < 9; c++)
             r[c] = v[F_R + c][i];
