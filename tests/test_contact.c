@@ -602,6 +602,17 @@ static void check_want(const char *label, const gjkb_shape *a, const gjkb_shape 
           r->contact_count, w.min_points, w.max_points);
 }
 
+/* Set: run_case also asks that the wide backends answered in float (no
+ * pair handed to the reference), for the cases float's closed forms own. */
+static bool g_float_only;
+
+static int float_any(void **state)
+{
+    (void)state;
+    g_float_only = false;
+    return 0;
+}
+
 /* One pair on every backend: the invariants, then what the case wants;
  * gjkb_query_pair answers the same bits. Returns the reference's answer. */
 static gjkb_result run_case(const char *name, gjkb_shape a, gjkb_shape b, want w)
@@ -617,6 +628,12 @@ static gjkb_result run_case(const char *name, gjkb_shape a, gjkb_shape b, want w
         snprintf(label, sizeof label, "%s on %s", name, gjkb_backend_name(backend));
         check_pair(label, &a, &b, &r, (expect){ dist, 0.0 });
         check_want(label, &a, &b, &r, w);
+        if (g_float_only) {
+            gjkb_stats st;
+            assert_int_equal(gjkb_stats_get(ctx, &st), GJKB_OK);
+            if (st.refined != 0)
+                fail_msg("%s: float handed the pair to the reference", label);
+        }
         if (!have) {
             gjkb_query q = contact_query(0.0);
             gjkb_result single;
@@ -866,6 +883,59 @@ static void test_sphere_about_cylinder(void **state)
                                      -0.0374079421), q);
     run_case("sphere in a cylinder, centre in a plane of its axis", tu_sphere(0.501146078), planar,
              (want){ NAN, { 0, 0, 0 }, 1, 1 });
+}
+
+/* A capsule (radius 0.2, half length 0.5) touching a cylinder's or a
+ * cone's core by 0.05 with its margin, cores apart: float answers from the
+ * nearest points of the capsule's segment (contact_capsule.inl), with the
+ * exact normal and the reference's points: across the side (1), flat on
+ * the cap or base (2), standing on it (1), off the rim end first (1), and
+ * apart (0), on a slim cone's apex (1). Lying along a side or a slant (2)
+ * the two segments are parallel, whose common stretch the reference
+ * decides; on a wide cone's apex, a slant is the reference's feature, on
+ * whichever side its normal leans by rounding. The cone's slant,
+ * 2h = 1.2 up over 0.8 in, tilts its side's normal up by atan(0.8 / 1.2). */
+static void test_capsule_about_cylinder(void **state)
+{
+    (void)state;
+    const double s = sqrt(0.5), cz = 1.2 / hypot(1.2, 0.8), sz = 0.8 / hypot(1.2, 0.8), half = 0.5 * atan2(0.8, 1.2);
+    const double pi = 3.14159265358979323846, ls = sin(pi / 8.0), lc = cos(pi / 8.0);
+    const float across[4] = { (float)s, (float)s, 0.0f, 0.0f };
+    const float lean[4] = { (float)cos(pi / 16.0), 0.0f, (float)sin(pi / 16.0), 0.0f };
+    const float slant[4] = { (float)cos(half), 0.0f, (float)-sin(half), 0.0f };
+    const gjkb_shape cap = tu_capsule(0.2, 0.5), cyl = tu_cylinder(0.8, 0.6), cone = tu_cone(0.8, 0.6);
+    const struct {
+        const char *name;
+        gjkb_shape other, capsule;
+        double dist;
+        tu_v3 n;
+        uint32_t points;
+        bool float_only;
+    } cases[] = {
+        { "along a cylinder's side", cyl, tu_at(cap, 0.95, 0.0, 0.0), -0.05, { 1, 0, 0 }, 2, false },
+        { "across a cylinder's side", cyl, tu_rot(tu_at(cap, 0.95, 0.0, 0.1), across), -0.05, { 1, 0, 0 }, 1, true },
+        { "flat on a cylinder's cap", cyl, tu_rot(tu_at(cap, 0.1, 0.0, 0.75), across), -0.05, { 0, 0, 1 }, 2, true },
+        { "standing on a cylinder's cap", cyl, tu_at(cap, 0.3, 0.0, 1.25), -0.05, { 0, 0, 1 }, 1, true },
+        { "off a cylinder's rim", cyl, tu_rot(tu_at(cap, 0.8 + 0.65 * ls, 0.0, 0.6 + 0.65 * lc), lean), -0.05,
+          { ls, 0, lc }, 1, true },
+        { "apart from a cylinder", cyl, tu_at(cap, 1.5, 0.0, 0.0), 0.5, { 1, 0, 0 }, 0, true },
+        { "along a cone's slant", cone, tu_rot(tu_at(cap, 0.4 + 0.15 * cz, 0.0, 0.15 * sz), slant), -0.05,
+          { cz, 0, sz }, 2, false },
+        { "flat under a cone's base", cone, tu_rot(tu_at(cap, 0.1, 0.0, -0.75), across), -0.05, { 0, 0, -1 }, 2,
+          true },
+        { "on a slim cone's apex", tu_cone(0.4, 0.6), tu_at(cap, 0.0, 0.0, 1.25), -0.05, { 0, 0, 1 }, 1, true },
+        { "on a wide cone's apex", cone, tu_at(cap, 0.0, 0.0, 1.25), -0.05, { 0, 0, 1 }, 1, false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char label[96];
+        want w = { cases[i].dist, cases[i].n, cases[i].points, cases[i].points };
+        g_float_only = cases[i].float_only;
+        snprintf(label, sizeof label, "capsule %s", cases[i].name);
+        run_case(label, cases[i].other, cases[i].capsule, w);
+        snprintf(label, sizeof label, "%s, the capsule first", cases[i].name);
+        run_case(label, cases[i].capsule, cases[i].other, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
+    }
+    g_float_only = false;
 }
 
 /* A sphere (radius 0.2) about a box (half extents 0.5, 0.4, 0.3), by the
@@ -1895,6 +1965,7 @@ int main(void)
         cmocka_unit_test(test_sphere_about_cylinder),
         cmocka_unit_test(test_sphere_about_cone),
         cmocka_unit_test(test_sphere_about_box),
+        cmocka_unit_test_teardown(test_capsule_about_cylinder, float_any),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

@@ -520,11 +520,18 @@ static GJKB_INLINE int mg_cone(const mg_side *s, const float u[3], float max_sin
     if (!(r >= MG_HULL_MIN || r == 0.0f) || !(h >= MG_HULL_MIN || h == 0.0f))
         return 0;
     if (lat <= s->slack) {
-        /* straight down: the base; up: the apex or a flat cone's slant,
-         * whose side of u is not resolved */
-        if (!(un[2] < 0.0f && r > 0.0f))
+        /* straight down: the base; up: the apex where no slant can be
+         * taken (else the slant on u's side, which is not resolved) */
+        if (un[2] < 0.0f && r > 0.0f) {
+            mg_rim(r, -h, 0, mg_key(MG_FACE, 0), un, f);
+            return 1;
+        }
+        float sl = sqrtf(4.0f * h * h + r * r);
+        if (!(un[2] > 0.0f && h > 0.0f) ||
+            (r > 0.0f && (mg_within(2.0f * h / sl, max_sin, s->slack) >= 0 ||
+                          mg_within(2.0f * h / sl, MG_FACE_SIN, s->slack) >= 0)))
             return 0;
-        mg_rim(r, -h, 0, mg_key(MG_FACE, 0), un, f);
+        mg_point(f, 0.0f, 0.0f, h, M);
         return 1;
     }
     const float apex[3] = { 0.0f, 0.0f, h }, rim[3] = { r * (un[0] / lat), r * (un[1] / lat), -h };
