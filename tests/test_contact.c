@@ -886,15 +886,17 @@ static void test_sphere_about_cylinder(void **state)
 }
 
 /* A capsule (radius 0.2, half length 0.5) touching a cylinder's or a
- * cone's core by 0.05 with its margin, cores apart: float answers from the
- * nearest points of the capsule's segment (contact_capsule.inl), with the
- * exact normal and the reference's points: across the side (1), flat on
- * the cap or base (2), standing on it (1), off the rim end first (1), and
- * apart (0), on a slim cone's apex (1). Lying along a side or a slant (2)
- * the two segments are parallel, whose common stretch the reference
- * decides; on a wide cone's apex, a slant is the reference's feature, on
- * whichever side its normal leans by rounding. The cone's slant,
- * 2h = 1.2 up over 0.8 in, tilts its side's normal up by atan(0.8 / 1.2). */
+ * cone's core by 0.05 with its margin, cores apart, or its segment into
+ * the core: float answers from the nearest (deepest) points of the
+ * capsule's segment (contact_capsule.inl), with the exact normal and the
+ * reference's points: across the side (1), flat on the cap or base (2),
+ * standing on it (1), off the rim end first (1), apart (0), on a slim
+ * cone's apex (1), its end into the cap (1), through the side (1). Lying
+ * along a side or a slant (2) the two segments are parallel, whose common
+ * stretch the reference decides; on a wide cone's apex, a slant is the
+ * reference's feature, on whichever side its normal leans by rounding.
+ * The cone's slant, 2h = 1.2 up over 0.8 in, tilts its side's normal up
+ * by atan(0.8 / 1.2). */
 static void test_capsule_about_cylinder(void **state)
 {
     (void)state;
@@ -919,6 +921,8 @@ static void test_capsule_about_cylinder(void **state)
         { "off a cylinder's rim", cyl, tu_rot(tu_at(cap, 0.8 + 0.65 * ls, 0.0, 0.6 + 0.65 * lc), lean), -0.05,
           { ls, 0, lc }, 1, true },
         { "apart from a cylinder", cyl, tu_at(cap, 1.5, 0.0, 0.0), 0.5, { 1, 0, 0 }, 0, true },
+        { "end into a cylinder's cap", cyl, tu_at(cap, 0.2, 0.0, 1.05), -0.25, { 0, 0, 1 }, 1, true },
+        { "through a cylinder's side", cyl, tu_rot(tu_at(cap, 0.7, 0.0, 0.1), across), -0.3, { 1, 0, 0 }, 1, true },
         { "along a cone's slant", cone, tu_rot(tu_at(cap, 0.4 + 0.15 * cz, 0.0, 0.15 * sz), slant), -0.05,
           { cz, 0, sz }, 2, false },
         { "flat under a cone's base", cone, tu_rot(tu_at(cap, 0.1, 0.0, -0.75), across), -0.05, { 0, 0, -1 }, 2,

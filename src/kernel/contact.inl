@@ -316,12 +316,15 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         v3w n = m3_mul_t(k.ra, nw), a = v3_scale(m3_mul_t(k.ra, aw), k.inv_scale);
         mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
         mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
-        /* a capsule near a cylinder or a cone: the axis GJK only
-         * approached, exactly (contact_capsule.inl) */
-        mw exact = mw_andnot(mw_and(mw_and(lanes, k.valid), cc_lanes(&rw, o)), by_epa);
+        /* a capsule near or in a cylinder or a cone: the axis GJK only
+         * approached, or EPA's inscribed polytope, exactly
+         * (contact_capsule.inl) */
+        mw exact = mw_and(mw_and(lanes, k.valid), cc_lanes(&rw, o));
         if (mw_any(exact)) {
             cs_out c = cc_answer(&rw, o, &k, exact);
-            exact = mw_and(c.ok, fw_ge(fw_add(c.dist, k.m), fw_splat(CT_AXIS_MIN)));
+            fw core = fw_add(c.dist, k.m);
+            mw deep = mw_and(by_epa, fw_lt(core, fw_zero()));
+            exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CT_AXIS_MIN)), by_epa)));
             n = v3_sel(exact, c.n, n), a = v3_sel(exact, c.a, a), dist = fw_sel(exact, c.dist, dist);
             dist_w = fw_sel(exact, fw_mul(c.dist, k.scale), dist_w);
             v3w n_w = m3_mul(k.ra, c.n);

@@ -1,16 +1,21 @@
-/* contact_capsule.inl - a capsule near a cylinder or a cone, cores apart,
- * across lanes: the nearest points of the capsule's segment and the other
- * core, to float's rounding. GJK's float axis stops at its duality gap,
- * which on a curved side is second order in the angle: up to about 1e-4
- * rad off, too far for the manifold's rules (a side line, a rim point or
- * a cap). Here the distance from the segment's point at t to the other
- * core (contact_sphere.inl's section forms) is convex in t, so the sign
- * of its slope, the outward direction there along the segment, is
- * bisected down to the float grid of t; the nearest point's direction
- * is then as good as its rounding over the distance. */
+/* contact_capsule.inl - a capsule near or in a cylinder or a cone, across
+ * lanes: the nearest points of the capsule's segment and the other core
+ * (cores overlapping: the segment's deepest point), to float's rounding.
+ * GJK's float axis stops at its duality gap, which on a curved side is
+ * second order in the angle (up to about 1e-4 rad off), and EPA's
+ * inscribed polytope about 1e-3 rad: too far for the manifold's rules (a
+ * side line, a rim point or a cap). Here the signed distance from the
+ * segment's point at t to the other core (contact_sphere.inl's section
+ * forms) is convex in t, so the sign of its slope, the outward direction
+ * there along the segment, is bisected down to the float grid of t; the
+ * nearest point's direction is then as good as its rounding over the
+ * distance. */
 
 /* Halvings of the segment: 2^-24 of its length, float's grid. */
 #define CC_STEPS 24
+/* A least inside that is flat: the segment's far end no further along n
+ * than this (scaled units) */
+#define CC_FLAT 5e-7f
 
 /* The lanes that are a capsule and a cylinder or a cone, either way. */
 static GJKB_INLINE mw cc_lanes(const gjkb__world *w, size_t o)
@@ -39,8 +44,8 @@ static GJKB_INLINE fw cc_slope(const cc_pair *q, fw t)
 }
 
 /* The t of the nearest point: an end whose slope points out of the
- * segment, else the bisected sign change. */
-static GJKB_INLINE fw cc_nearest_t(const cc_pair *q, fw half, mw m)
+ * segment (*end set), else the bisected sign change. */
+static GJKB_INLINE fw cc_nearest_t(const cc_pair *q, fw half, mw m, mw *end)
 {
     const fw zero = fw_zero(), mid_of = fw_splat(0.5f);
     fw lo = fw_neg(half), hi = half;
@@ -53,6 +58,7 @@ static GJKB_INLINE fw cc_nearest_t(const cc_pair *q, fw half, mw m)
         hi = fw_sel(down, hi, mid);
     }
     fw t = fw_mul(fw_add(lo, hi), mid_of);
+    *end = mw_or(at_lo, at_hi);
     return fw_sel(at_lo, fw_neg(half), fw_sel(at_hi, half, t));
 }
 
@@ -74,8 +80,17 @@ static GJKB_INLINE cs_out cc_answer(const gjkb__world *w, size_t o, const pack_w
     q.e = v3_sel(cap_a, m3_mul_t(k->pose.r, z), m3_mul(k->pose.r, z));
     const fw half = fw_sel(cap_a, k->sa.c.h.z, k->sb.c.h.z);
     const fw mc = fw_sel(cap_a, k->mb, k->ma), ms = fw_sel(cap_a, k->ma, k->mb);
-    fw t = cc_nearest_t(&q, half, m), lx, ly;
+    mw end;
+    fw t = cc_nearest_t(&q, half, m, &end), lx, ly;
     cs_2d s = cs_revolved(v3_madd(q.c, q.e, t), q.r, q.h, q.cone, &lx, &ly);
+    /* cores apart, the distance is smooth and its least is the answer;
+     * inside, at a kink of the depth (two sides equally near) no side's
+     * normal moves the whole segment out by the depth: only a flat least
+     * (the segment square to n, to within CC_FLAT over its half length)
+     * or an end is */
+    fw slope = fw_add(fw_mul(s.ur, fw_add(fw_mul(lx, q.e.x), fw_mul(ly, q.e.y))), fw_mul(s.uz, q.e.z));
+    mw flat = mw_or(end, fw_le(fw_mul(fw_abs(slope), half), fw_splat(CC_FLAT)));
+    s.ok = mw_and(s.ok, mw_or(flat, fw_gt(s.core, zero)));
     v3w qc = v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), u = v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz);
     cs_out c;
     c.dist = fw_sub(s.core, fw_add(mc, ms));
