@@ -888,7 +888,7 @@ static void test_sphere_about_cylinder(void **state)
 /* A capsule (radius 0.2, half length 0.5) touching a cylinder's or a
  * cone's core by 0.05 with its margin, cores apart, or its segment into
  * the core: float answers from the nearest (deepest) points of the
- * capsule's segment (contact_capsule.inl), with the exact normal and the
+ * capsule's segment (contact_curved.inl), with the exact normal and the
  * reference's points: across the side (1), flat on the cap or base (2),
  * standing on it (1), off the rim end first (1), apart (0), on a slim
  * cone's apex (1), its end into the cap (1), through the side (1). Lying
@@ -938,6 +938,45 @@ static void test_capsule_about_cylinder(void **state)
         run_case(label, cases[i].other, cases[i].capsule, w);
         snprintf(label, sizeof label, "%s, the capsule first", cases[i].name);
         run_case(label, cases[i].capsule, cases[i].other, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
+    }
+    g_float_only = false;
+}
+
+/* A rounded box (half extents 0.4, 0.3, 0.2, margin 0.2) touching a
+ * cylinder's or a cone's core by 0.05, cores 0.15 apart: float answers
+ * from the box's nearest feature (contact_curved.inl) with the exact
+ * normal and the reference's points: flat on a cap (4), flat under a
+ * cone's base (4), under a cylinder lying on it (2), an edge across the
+ * side (1), and apart (0). */
+static void test_box_about_cylinder(void **state)
+{
+    (void)state;
+    const double s = sqrt(0.5), pi = 3.14159265358979323846, e = 0.6 * s;
+    const float lying[4] = { (float)s, (float)s, 0.0f, 0.0f };
+    const float edge[4] = { (float)cos(pi / 8.0), 0.0f, (float)sin(pi / 8.0), 0.0f };
+    const gjkb_shape box = tu_rounded(tu_box(0.4, 0.3, 0.2), 0.2), cyl = tu_cylinder(0.8, 0.6);
+    const struct {
+        const char *name;
+        gjkb_shape curved, box;
+        tu_v3 n;
+        double dist;
+        uint32_t points;
+    } cases[] = {
+        { "flat on a cylinder's cap", cyl, tu_at(box, 0.1, 0.0, 0.95), { 0, 0, 1 }, -0.05, 4 },
+        { "flat under a cone's base", tu_cone(0.8, 0.6), tu_at(box, 0.1, 0.0, -0.95), { 0, 0, -1 }, -0.05, 4 },
+        { "under a cylinder lying on it", tu_rot(cyl, lying), tu_at(box, 0.0, 0.0, -1.15), { 0, 0, -1 }, -0.05, 2 },
+        { "with an edge across a cylinder's side", cyl, tu_rot(tu_at(box, 0.95 + e, 0.0, 0.1 - 0.2 * s), edge),
+          { 1, 0, 0 }, -0.05, 1 },
+        { "apart from a cylinder", cyl, tu_at(box, 2.0, 0.0, 0.0), { 1, 0, 0 }, 0.6, 0 },
+    };
+    g_float_only = true;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char label[96];
+        want w = { cases[i].dist, cases[i].n, cases[i].points, cases[i].points };
+        snprintf(label, sizeof label, "box %s", cases[i].name);
+        run_case(label, cases[i].curved, cases[i].box, w);
+        snprintf(label, sizeof label, "%s, the box first", cases[i].name);
+        run_case(label, cases[i].box, cases[i].curved, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
     }
     g_float_only = false;
 }
@@ -1970,6 +2009,7 @@ int main(void)
         cmocka_unit_test(test_sphere_about_cone),
         cmocka_unit_test(test_sphere_about_box),
         cmocka_unit_test_teardown(test_capsule_about_cylinder, float_any),
+        cmocka_unit_test_teardown(test_box_about_cylinder, float_any),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

@@ -316,12 +316,13 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         v3w n = m3_mul_t(k.ra, nw), a = v3_scale(m3_mul_t(k.ra, aw), k.inv_scale);
         mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
         mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
-        /* a capsule near or in a cylinder or a cone: the axis GJK only
-         * approached, or EPA's inscribed polytope, exactly
-         * (contact_capsule.inl) */
-        mw exact = mw_and(mw_and(lanes, k.valid), cc_lanes(&rw, o));
+        /* a capsule near or in a cylinder or a cone, a box near one: the
+         * axis GJK only approached, or EPA's inscribed polytope, exactly
+         * (contact_curved.inl) */
+        mw box_c, exact = mw_and(mw_and(lanes, k.valid), cc_lanes(&rw, o, &box_c));
+        exact = mw_andnot(exact, mw_and(box_c, by_epa));
         if (mw_any(exact)) {
-            cs_out c = cc_answer(&rw, o, &k, exact);
+            cs_out c = cc_answer(&rw, o, &k, exact, n);
             fw core = fw_add(c.dist, k.m);
             mw deep = mw_and(by_epa, fw_lt(core, fw_zero()));
             exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CT_AXIS_MIN)), by_epa)));
@@ -336,8 +337,10 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
          * axis instead. */
         mw axis = mw_or(fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN)),
                         mw_and(ct_spheres(&rw, o), fw_gt(fw_add(dist, k.m), fw_zero())));
-        fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), mw_or(by_epa, exact))));
+        /* the exact lanes too: a box's feature is float's guess */
         fine = mw_or(fine, exact);
+        fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
+        exact = mw_and(exact, fine);
         axis = mw_or(axis, by_epa);
         mb_out mf;
         ct_no_points(&mf);
@@ -370,7 +373,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
             iw ka = iw_load(rw.lane_ka + o), kb = iw_load(rw.lane_kb + o);
             mw ball = mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
                             mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
-            rest = mw_andnot(rest, mw_andnot(curved, mw_or(by_epa, ball)));
+            rest = mw_andnot(rest, mw_andnot(curved, mw_or(mw_or(by_epa, ball), exact)));
             if (mw_any(rest)) {
                 mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, exact, &ms, &gen);
                 ct_take_points(&mf, &ms, gen);
