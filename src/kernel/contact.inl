@@ -325,7 +325,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
             cs_out c = cc_answer(&rw, o, &k, exact, n);
             fw core = fw_add(c.dist, k.m);
             mw deep = mw_and(by_epa, fw_lt(core, fw_zero()));
-            exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CT_AXIS_MIN)), by_epa)));
+            exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CC_CORE_MIN)), by_epa)));
             n = v3_sel(exact, c.n, n), a = v3_sel(exact, c.a, a), dist = fw_sel(exact, c.dist, dist);
             dist_w = fw_sel(exact, fw_mul(c.dist, k.scale), dist_w);
             v3w n_w = m3_mul(k.ra, c.n);
@@ -337,6 +337,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
          * axis instead. */
         mw axis = mw_or(fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN)),
                         mw_and(ct_spheres(&rw, o), fw_gt(fw_add(dist, k.m), fw_zero())));
+        axis = mw_or(axis, mw_andnot(exact, by_epa));
         /* the exact lanes too: a box's feature is float's guess */
         fine = mw_or(fine, exact);
         fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));

@@ -27,6 +27,10 @@
 /* A cap or a side this near parallel to a box's face over its span
  * (scaled units): any of its points is nearest to within it. */
 #define CC_PLANE 1e-6f
+/* Cores nearer than this (scaled units) leave the exact axis to the
+ * reference: the rounding of the nearest points, about 1e-7, over the
+ * distance turns it by more than the flat kinds' 1e-5 (MG_SEP_TILT). */
+#define CC_CORE_MIN 1e-2f
 
 static GJKB_INLINE mw cc_curved(iw kind)
 {
