@@ -41,7 +41,7 @@ static const tols *g_tol = &k_double;
 #define DEPTH_TOL (g_tol->depth)
 #define AXIS_TOL (g_tol->axis)
 #define LINE_TOL (g_tol->line)
-#define N_HULLS 8u
+#define N_HULLS 9u
 
 static tu_hull g_hulls[N_HULLS];
 
@@ -53,8 +53,9 @@ static uint32_t n_pairs(void)
 }
 
 /* Hulls every context registers (ids 0..N_HULLS-1): random solids, then
- * the flat ones: two points, three points, a coplanar square. */
-enum { H_SEG = 5, H_TRI = 6, H_SQUARE = 7 };
+ * the flat ones: two points, three points, a coplanar square; then a cube
+ * of side 1. */
+enum { H_SEG = 5, H_TRI = 6, H_SQUARE = 7, H_CUBE = 8 };
 static float g_hull_pts[N_HULLS][16 * 3];
 static uint32_t g_hull_n[N_HULLS];
 
@@ -77,6 +78,11 @@ static void make_hulls(void)
         g_hull_n[H_SEG + k] = fn[k];
         tu_hull_build(&g_hulls[H_SEG + k], flat[k], fn[k]); /* not solid: radius only */
     }
+    for (uint32_t i = 0; i < 8; i++)
+        for (uint32_t k = 0; k < 3; k++)
+            g_hull_pts[H_CUBE][3 * i + k] = (i >> k & 1u) ? 0.5f : -0.5f;
+    g_hull_n[H_CUBE] = 8;
+    tu_hull_build(&g_hulls[H_CUBE], g_hull_pts[H_CUBE], 8);
 }
 
 static gjkb_context *context_on(gjkb_backend b)
@@ -978,6 +984,25 @@ static void test_box_about_cylinder(void **state)
         snprintf(label, sizeof label, "%s, the box first", cases[i].name);
         run_case(label, cases[i].box, cases[i].curved, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
     }
+    g_float_only = false;
+}
+
+/* A sphere (radius 0.3) touching a rounded cube hull (side 1, margin 0.1)
+ * by 0.05 off an edge and off a corner, where no face is aligned: float
+ * takes the edge (both ends in the strict band, tied, either may be the
+ * reference's top) or the corner, 1 point. */
+static void test_sphere_on_hull_edge(void **state)
+{
+    (void)state;
+    const double s = sqrt(0.5), c = sqrt(1.0 / 3.0), reach = 0.3 + 0.1 - 0.05;
+    const gjkb_shape cube = tu_rounded(tu_hull_shape(H_CUBE), 0.1);
+    g_float_only = true;
+    run_case("sphere off a cube hull's edge", cube, tu_at(tu_sphere(0.3), 0.5 + reach * s, 0.1, 0.5 + reach * s),
+             (want){ -0.05, tu_v(s, 0, s), 1, 1 });
+    run_case("cube hull's edge under a sphere", tu_at(tu_sphere(0.3), 0.5 + reach * s, 0.1, 0.5 + reach * s), cube,
+             (want){ -0.05, tu_v(-s, 0, -s), 1, 1 });
+    run_case("sphere off a cube hull's corner", cube,
+             tu_at(tu_sphere(0.3), 0.5 + reach * c, 0.5 + reach * c, 0.5 + reach * c), (want){ -0.05, tu_v(c, c, c), 1, 1 });
     g_float_only = false;
 }
 
@@ -2010,6 +2035,7 @@ int main(void)
         cmocka_unit_test(test_sphere_about_box),
         cmocka_unit_test_teardown(test_capsule_about_cylinder, float_any),
         cmocka_unit_test_teardown(test_box_about_cylinder, float_any),
+        cmocka_unit_test_teardown(test_sphere_on_hull_edge, float_any),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

@@ -411,9 +411,57 @@ static GJKB_INLINE int mg_hull_face(const mg_side *s, const float u[3], float ma
     return 1;
 }
 
+/* The strict rule's band about hull point `top` (the support point along
+ * un): MG_NO_FACE where no other point is in it, the other where one is
+ * (its depth below top in *below), MG_UNSURE where more are or one lies
+ * on the band's edge. */
+static GJKB_INLINE int32_t mg_band_other(const mg_side *s, const float un[3], int32_t top, float *below)
+{
+    float t[3];
+    mg_hull_point(s, top, t);
+    int32_t other = MG_NO_FACE;
+    for (int32_t i = 0; i < s->npts; i++) {
+        float p[3], d[3];
+        mg_hull_point(s, i, p);
+        for (int k = 0; k < 3; k++)
+            d[k] = p[k] - t[k];
+        float b = -mg_dot(d, un);
+        float lat[3] = { d[0] + b * un[0], d[1] + b * un[1], d[2] + b * un[2] };
+        float reach = mg_len(lat);
+        if (i == top || b > (MG_FACE_SIN + s->slack) * reach + MG_SEP_EPS)
+            continue;
+        if (other >= 0 || !(b < (MG_FACE_SIN - s->slack) * reach - MG_SEP_EPS))
+            return MG_UNSURE;
+        other = i;
+        *below = b;
+    }
+    return other;
+}
+
+/* The strict band's edge from the support point `best` (at top) to
+ * `other`, where the plane through it nearest u clearly holds every hull
+ * point below (the reference's check that the band is the hull's edge). */
+static GJKB_INLINE int mg_hull_edge(const mg_side *s, const float un[3], const float top[3], int32_t best, int32_t other,
+                                    mg_feat *f)
+{
+    float q[3], e[3];
+    mg_hull_point(s, other, q);
+    for (int k = 0; k < 3; k++)
+        e[k] = q[k] - top[k];
+    float el = mg_len(e), along = mg_dot(un, e) / (el * el);
+    float m[3] = { un[0] - along * e[0], un[1] - along * e[1], un[2] - along * e[2] };
+    float ml = mg_len(m), h = mg_dot(top, m);
+    for (int32_t i = 0; i < s->npts; i++)
+        if (i != best && i != other && !(mg_point_dot(s, i, m) < h - MG_SEP_EPS * ml))
+            return 0;
+    unsigned lo = (unsigned)(best < other ? best : other) & 0x3FFFu, hi = (unsigned)(best < other ? other : best) & 0x3FFFu;
+    mg_line(f, top, (unsigned)best, q, (unsigned)other, mg_mix(lo, hi, 0));
+    return 1;
+}
+
 /* Hull: the aligned face; else the support point when no other point is
- * in the strict rule's band (a band of several points, a tilted edge or
- * face, is not decided here). */
+ * in the strict rule's band, or the edge when one other is (a band of
+ * more points, a tilted face, is not decided here). */
 static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin, mg_feat *f)
 {
     if (!(s->radius >= MG_HULL_MIN))
@@ -431,18 +479,19 @@ static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin
             topd = mg_dot(p, un), best = i;
     }
     mg_hull_point(s, best, top);
-    for (int32_t i = 0; i < s->npts; i++) {
-        float p[3], d[3];
-        mg_hull_point(s, i, p);
-        for (int k = 0; k < 3; k++)
-            d[k] = p[k] - top[k];
-        float below = -mg_dot(d, un);
-        float lat[3] = { d[0] + below * un[0], d[1] + below * un[1], d[2] + below * un[2] };
-        if (i != best && !(below > (MG_FACE_SIN + s->slack) * mg_len(lat) + MG_SEP_EPS))
-            return 0;
+    float below = 0.0f;
+    int32_t other = mg_band_other(s, un, best, &below);
+    if (other == MG_UNSURE)
+        return 0;
+    if (other < 0) {
+        mg_point(f, top[0], top[1], top[2], (unsigned)best);
+        return 1;
     }
-    mg_point(f, top[0], top[1], top[2], (unsigned)best);
-    return 1;
+    /* an edge square to u within rounding: either end may be the
+     * reference's top, and the band is measured from it */
+    if (below <= MG_SEP_EPS && mg_band_other(s, un, other, &below) != best)
+        return 0;
+    return mg_hull_edge(s, un, top, best, other, f);
 }
 
 /* The rim polygon of a disk of radius r at height z (the header's
