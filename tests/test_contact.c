@@ -891,6 +891,17 @@ static void test_sphere_about_cylinder(void **state)
              (want){ NAN, { 0, 0, 0 }, 1, 1 });
 }
 
+/* run_case on (a, b) and on (b, a) with the normal turned: b is `what`
+ * (a capsule, a box) and `name` says where it is. */
+static void run_both_ways(const char *what, const char *name, gjkb_shape a, gjkb_shape b, want w)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s %s", what, name);
+    run_case(label, a, b, w);
+    snprintf(label, sizeof label, "%s, the %s first", name, what);
+    run_case(label, b, a, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
+}
+
 /* A capsule (radius 0.2, half length 0.5) touching a cylinder's or a
  * cone's core by 0.05 with its margin, cores apart, or its segment into
  * the core: float answers from the nearest (deepest) points of the
@@ -937,13 +948,9 @@ static void test_capsule_about_cylinder(void **state)
         { "on a wide cone's apex", cone, tu_at(cap, 0.0, 0.0, 1.25), -0.05, { 0, 0, 1 }, 1, false },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char label[96];
-        want w = { cases[i].dist, cases[i].n, cases[i].points, cases[i].points };
         g_float_only = cases[i].float_only;
-        snprintf(label, sizeof label, "capsule %s", cases[i].name);
-        run_case(label, cases[i].other, cases[i].capsule, w);
-        snprintf(label, sizeof label, "%s, the capsule first", cases[i].name);
-        run_case(label, cases[i].capsule, cases[i].other, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
+        run_both_ways("capsule", cases[i].name, cases[i].other, cases[i].capsule,
+                      (want){ cases[i].dist, cases[i].n, cases[i].points, cases[i].points });
     }
     g_float_only = false;
 }
@@ -976,14 +983,9 @@ static void test_box_about_cylinder(void **state)
         { "apart from a cylinder", cyl, tu_at(box, 2.0, 0.0, 0.0), { 1, 0, 0 }, 0.6, 0 },
     };
     g_float_only = true;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char label[96];
-        want w = { cases[i].dist, cases[i].n, cases[i].points, cases[i].points };
-        snprintf(label, sizeof label, "box %s", cases[i].name);
-        run_case(label, cases[i].curved, cases[i].box, w);
-        snprintf(label, sizeof label, "%s, the box first", cases[i].name);
-        run_case(label, cases[i].box, cases[i].curved, (want){ w.dist, tu_scale(w.n, -1.0), w.min_points, w.max_points });
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_both_ways("box", cases[i].name, cases[i].curved, cases[i].box,
+                      (want){ cases[i].dist, cases[i].n, cases[i].points, cases[i].points });
     g_float_only = false;
 }
 
