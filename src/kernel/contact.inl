@@ -286,6 +286,34 @@ static GJKB_INLINE mw ct_axis_off(const gjkb__world *w, const pack_w *k, v3w n, 
     return mw_and(m, mw_not(fw_le(fw_abs(fw_sub(gap, fw_add(dist, k->m))), fw_splat(CT_AXIS_GAP))));
 }
 
+/* A bundle's queued lanes as ct_points_of holds them: axis and A's
+ * witness (A's scaled frame), the axis in world axes, the signed
+ * distance scaled and in world scale. */
+typedef struct ct_lane {
+    v3w n, a, nw;
+    fw dist, dist_w;
+} ct_lane;
+
+/* A capsule near or in a cylinder or a cone, a box near one, lanes m: the
+ * axis GJK only approached, or EPA's inscribed polytope (lanes by_epa),
+ * exactly (contact_curved.inl), into *ln; the lanes it holds for. */
+static GJKB_INLINE mw ct_exact_axis(const gjkb__world *w, size_t o, const pack_w *k, mw m, mw by_epa, ct_lane *ln)
+{
+    mw box, exact = mw_and(m, cc_lanes(w, o, &box));
+    exact = mw_andnot(exact, mw_and(box, by_epa));
+    if (!mw_any(exact))
+        return exact;
+    cs_out c = cc_answer(w, o, k, exact, ln->n);
+    fw core = fw_add(c.dist, k->m);
+    mw deep = mw_and(by_epa, fw_lt(core, fw_zero()));
+    exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CC_CORE_MIN)), by_epa)));
+    ln->n = v3_sel(exact, c.n, ln->n), ln->a = v3_sel(exact, c.a, ln->a), ln->dist = fw_sel(exact, c.dist, ln->dist);
+    ln->dist_w = fw_sel(exact, fw_mul(c.dist, k->scale), ln->dist_w);
+    v3w n_w = m3_mul(k->ra, c.n);
+    ln->nw = v3_sel(exact, v3_scale(n_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(n_w, n_w)))), ln->nw);
+    return exact;
+}
+
 /* Manifolds along GJK's axis for the queued lanes `in` that need them:
  * two boxes by face clipping, one point from the witnesses where a sphere
  * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
@@ -316,22 +344,10 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         v3w n = m3_mul_t(k.ra, nw), a = v3_scale(m3_mul_t(k.ra, aw), k.inv_scale);
         mw fine = fw_isfinite(fw_add(v3_dot(n, n), fw_add(v3_dot(aw, aw), dist)));
         mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
-        /* a capsule near or in a cylinder or a cone, a box near one: the
-         * axis GJK only approached, or EPA's inscribed polytope, exactly
-         * (contact_curved.inl) */
-        mw box_c, exact = mw_and(mw_and(lanes, k.valid), cc_lanes(&rw, o, &box_c));
-        exact = mw_andnot(exact, mw_and(box_c, by_epa));
-        if (mw_any(exact)) {
-            cs_out c = cc_answer(&rw, o, &k, exact, n);
-            fw core = fw_add(c.dist, k.m);
-            mw deep = mw_and(by_epa, fw_lt(core, fw_zero()));
-            exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CC_CORE_MIN)), by_epa)));
-            n = v3_sel(exact, c.n, n), a = v3_sel(exact, c.a, a), dist = fw_sel(exact, c.dist, dist);
-            dist_w = fw_sel(exact, fw_mul(c.dist, k.scale), dist_w);
-            v3w n_w = m3_mul(k.ra, c.n);
-            nw = v3_sel(exact, v3_scale(n_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(n_w, n_w)))), nw);
-        }
-        fw_store(p->dist + o, dist_w);
+        ct_lane ln = { n, a, nw, dist, dist_w };
+        mw exact = ct_exact_axis(&rw, o, &k, mw_and(lanes, k.valid), by_epa, &ln);
+        n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
+        fw_store(p->dist + o, ln.dist_w);
         /* GJK's axis is a direction only where the cores are clearly apart
          * (or are two points): nearly touching boxes take the separating
          * axis instead. */
