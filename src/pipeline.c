@@ -611,7 +611,11 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
 {
     static const int32_t zero_i = 0;
     static const float zero_f = 0.0f;
+    static const gjkb__face zero_face;
     const bool hulls = ctx->hull_count > 0, points = ctx->point_count > 0;
+    /* flat hulls alone have no faces: an empty array, never NULL (the
+     * manifold offsets it by a hull's first face, 0) */
+    const bool faces = ctx->face != NULL;
     gjkb__world w = {
         .qw = bd->qw, .qx = bd->qx, .qy = bd->qy, .qz = bd->qz,
         .sx = bd->sx, .sy = bd->sy, .sz = bd->sz, .margin = bd->margin,
@@ -621,8 +625,8 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         .hull_radius = hulls ? ctx->hull_radius : &zero_f,
         .hx = points ? ctx->hx : &zero_f, .hy = points ? ctx->hy : &zero_f, .hz = points ? ctx->hz : &zero_f,
         .face_first = hulls ? ctx->face_first : &zero_i, .face_n = hulls ? ctx->face_n : &zero_i,
-        .face = ctx->face, .face_vertex = ctx->face_vertex,
-        .face_across = ctx->face_across,
+        .face = faces ? ctx->face : &zero_face, .face_vertex = faces ? ctx->face_vertex : &zero_i,
+        .face_across = faces ? ctx->face_across : &zero_i,
         .point_face = points ? ctx->point_face : &zero_i,
         .tolerance = (float)p->tolerance,
         .max_distance = (float)p->max_distance,

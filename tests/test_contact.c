@@ -1200,6 +1200,34 @@ static void test_zero_size_and_flat(void **state)
     run_case("a hull face on a box", tu_box(2, 2, 1), tu_at(tu_hull_shape(1), 0, 0, 1.5), any);
 }
 
+/* A context whose only hull is flat (a segment: no faces) answers that
+ * segment, rounded, lying on a box as the reference does: the manifold's
+ * hull side must not offset the empty face array (UBSan's null pointer
+ * arithmetic, found by fuzz_api). */
+static void test_flat_hulls_alone(void **state)
+{
+    (void)state;
+    const float lying[4] = { 0.707106781f, 0.707106781f, 0.0f, 0.0f };
+    const gjkb_shape a = tu_box(1, 1, 1), b = tu_rot(tu_at(tu_rounded(tu_hull_shape(0), 0.2), 0.1, 0.0, 1.15), lying);
+    gjkb_result ref;
+    memset(&ref, 0, sizeof ref);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = tu_context(backend);
+        uint32_t id;
+        assert_non_null(ctx);
+        assert_int_equal(gjkb_hull_add(ctx, g_hull_pts[H_SEG], g_hull_n[H_SEG], &id), GJKB_OK);
+        assert_int_equal(id, 0);
+        gjkb_result r = one_pair(ctx, &a, &b, 0.0);
+        if (backend == GJKB_BACKEND_REFERENCE)
+            ref = r;
+        assert_int_equal(r.status, GJKB_OVERLAP);
+        assert_true(fabs(r.distance + 0.05) <= 1e-6);
+        assert_int_equal(r.contact_count, ref.contact_count);
+        assert_true(r.contact_count >= 1);
+        gjkb_destroy(ctx);
+    }
+}
+
 /* The same pairs far from the origin: the same answer within rounding of
  * the positions, the same manifold. */
 static void test_translated(void **state)
@@ -2038,6 +2066,7 @@ int main(void)
         cmocka_unit_test_teardown(test_capsule_about_cylinder, float_any),
         cmocka_unit_test_teardown(test_box_about_cylinder, float_any),
         cmocka_unit_test_teardown(test_sphere_on_hull_edge, float_any),
+        cmocka_unit_test(test_flat_hulls_alone),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),
