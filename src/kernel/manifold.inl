@@ -1138,6 +1138,17 @@ static GJKB_INLINE int mg_over(const mg_feat *f, float x, float y, float by)
     return 1;
 }
 
+/* A lane with a cylinder or a cone whose axis came exact (the flat
+ * kinds' slack): its witnesses are the nearest points, on both surfaces
+ * to float's rounding, where a crossing of two nearly parallel lines
+ * lifts onto them only to the axis error over the angle. */
+static GJKB_INLINE int mg_exact_curved(const mg_feat *fa, const mg_feat *fb)
+{
+    int curved = fa->kind == GJKB_CYLINDER || fa->kind == GJKB_CONE || fb->kind == GJKB_CYLINDER ||
+                 fb->kind == GJKB_CONE;
+    return curved && !(fa->slack > MG_SLACK);
+}
+
 /* The single point of a lane whose clipping left none: where the features
  * meet, lifted onto both (exactly on the surfaces, where the loops'
  * witnesses are only as good as their float convergence), kept when its
@@ -1150,7 +1161,7 @@ static GJKB_INLINE int mg_one(const mg_feat *fa, const mg_feat *fb, const mg_pla
     int meet = mg_meet(fa, fb, &x, &y);
     p->n = 1;
     p->sep[0] = dist;
-    if (meet <= 0) {
+    if (meet <= 0 || mg_exact_curved(fa, fb)) {
         /* the reference takes the witnesses wherever the clip left none;
          * a crossing near a segment's end is at them. EPA's witnesses on
          * a curved side are points of an inscribed polytope, inside the
@@ -1311,7 +1322,9 @@ __attribute__((noinline)) static int mg_lane(const mg_side *sa, const mg_side *s
     /* the deepest is at the distance: snapped; a clipped point that misses
      * the deepest spot (the reference then takes the witnesses) is its,
      * but on a rim polygon, where both are answered */
-    float snap = p.tilt > MG_SEP_TILT ? MG_CURVED_SNAP : MG_SEP_EPS + MG_SEP_TILT * p.extent;
+    /* an exact curved lane's points stay on the surfaces as a curved one's */
+    int on_surface = p.tilt > MG_SEP_TILT || mg_exact_curved(&fa, &fb);
+    float snap = on_surface ? MG_CURVED_SNAP : MG_SEP_EPS + MG_SEP_TILT * p.extent;
     float gap = fabsf(p.sep[deep] - dist);
     int snapped = gap <= snap, rim_a = mg_rim_polygon(&fa), rim_b = mg_rim_polygon(&fb);
     if (rim_a && rim_b)
