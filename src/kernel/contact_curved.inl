@@ -56,13 +56,19 @@ typedef struct cc_pair {
     mw cone;
 } cc_pair;
 
+/* The section's outward direction (turned back by lx, ly) along e. */
+static GJKB_INLINE fw cc_along(const cs_2d *s, fw lx, fw ly, v3w e)
+{
+    return fw_add(fw_mul(s->ur, fw_add(fw_mul(lx, e.x), fw_mul(ly, e.y))), fw_mul(s->uz, e.z));
+}
+
 /* The slope of the distance at t: the outward direction at the segment's
  * point, along e. */
 static GJKB_INLINE fw cc_slope(const cc_pair *q, fw t)
 {
     fw lx, ly;
     cs_2d s = cs_revolved(v3_madd(q->c, q->e, t), q->r, q->h, q->cone, &lx, &ly);
-    return fw_add(fw_mul(s.ur, fw_add(fw_mul(lx, q->e.x), fw_mul(ly, q->e.y))), fw_mul(s.uz, q->e.z));
+    return cc_along(&s, lx, ly, q->e);
 }
 
 /* The t of the nearest point: an end whose slope points out of the
@@ -123,6 +129,13 @@ static GJKB_INLINE v3w cc_point_in(const pose_w *p, mw straight_a, v3w x)
     return v3_sel(straight_a, m3_mul_t(p->r, v3_sub(x, p->t)), v3_add(m3_mul(p->r, x), p->t));
 }
 
+/* The other way: a point of the curved core's frame to the straight
+ * side's own. */
+static GJKB_INLINE v3w cc_point_out(const pose_w *p, mw straight_a, v3w x)
+{
+    return v3_sel(straight_a, v3_add(m3_mul(p->r, x), p->t), m3_mul_t(p->r, v3_sub(x, p->t)));
+}
+
 static GJKB_INLINE v3w cc_dir_in(const pose_w *p, mw straight_a, v3w d)
 {
     return v3_sel(straight_a, m3_mul_t(p->r, d), m3_mul(p->r, d));
@@ -163,7 +176,7 @@ static GJKB_INLINE cc_near cc_by_segment(const pack_w *k, mw straight_a, const c
     mw end;
     fw t = cc_nearest_t(&q, f->half, m, &end), lx, ly;
     cs_2d s = cs_revolved(v3_madd(q.c, q.e, t), q.r, q.h, q.cone, &lx, &ly);
-    fw slope = fw_add(fw_mul(s.ur, fw_add(fw_mul(lx, q.e.x), fw_mul(ly, q.e.y))), fw_mul(s.uz, q.e.z));
+    fw slope = cc_along(&s, lx, ly, q.e);
     mw flat = mw_or(end, fw_le(fw_mul(fw_abs(slope), f->half), fw_splat(CC_FLAT)));
     cc_near r;
     r.p_own = v3_madd(f->c, f->e, t);
@@ -196,7 +209,7 @@ static GJKB_INLINE cc_near cc_by_face(const pack_w *k, mw straight_a, const cc_f
     r.q.z = fw_sel(side, fw_min(fw_max(mid.z, fw_neg(cc.h.z)), cc.h.z), r.q.z);
     r.core = v3_dot(v3_sub(r.q, cc_point_in(&k->pose, straight_a, f->c)), d);
     /* back in the box's frame, onto the face's plane */
-    v3w p = v3_sel(straight_a, v3_add(m3_mul(k->pose.r, r.q), k->pose.t), m3_mul_t(k->pose.r, v3_sub(r.q, k->pose.t)));
+    v3w p = cc_point_out(&k->pose, straight_a, r.q);
     mw free_x = fw_eq(f->nf.x, fw_zero()), free_y = fw_eq(f->nf.y, fw_zero()), free_z = fw_eq(f->nf.z, fw_zero());
     r.p_own = v3_make(fw_sel(free_x, p.x, f->c.x), fw_sel(free_y, p.y, f->c.y), fw_sel(free_z, p.z, f->c.z));
     mw over = mw_and(mw_and(mw_or(mw_not(free_x), fw_le(fw_abs(p.x), h.x)), mw_or(mw_not(free_y), fw_le(fw_abs(p.y), h.y))),
