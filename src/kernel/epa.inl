@@ -36,10 +36,13 @@ typedef struct ep_face {
     float n[3], d;
 } ep_face;
 
-/* One lane's polytope: points of A - B and their A parts. */
+/* One lane's polytope: points of A - B and their A parts; edge_at[a][b]
+ * is 1 + the place of edge (a, b) in the horizon being built, 0 where it
+ * is not there (all 0 between steps). */
 typedef struct ep_poly {
     float p[EP_VERTS][3], pa[EP_VERTS][3];
     ep_face f[EP_FACES];
+    uint8_t edge_at[EP_VERTS][EP_VERTS];
     int nv, nf;
     int state;          /* 0 running, 1 converged, -1 left to the reference */
     int near;           /* the nearest face */
@@ -96,6 +99,7 @@ static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS
     q->nv = 4;
     q->nf = 4;
     q->near = 0;
+    memset(q->edge_at, 0, sizeof q->edge_at);
     q->steps = 0;
     q->state = -1;
     if (fin[GJKB_K_FINAL_COUNT][i] != 4.0f)
@@ -120,45 +124,57 @@ static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS
 }
 
 /* Adds edge (a, b) to the horizon, or removes it where its reverse is
- * there (an edge between two removed faces); 0 when the list is full. */
-static GJKB_INLINE int ep_edge(uint8_t e[EP_EDGES][2], int *n, uint8_t a, uint8_t b)
+ * there (an edge between two removed faces: the last edge takes its
+ * place); 0 when the list is full. */
+static GJKB_INLINE int ep_edge(ep_poly *q, uint8_t e[EP_EDGES][2], int *n, uint8_t a, uint8_t b)
 {
-    for (int i = 0; i < *n; i++)
-        if (e[i][0] == b && e[i][1] == a) {
-            e[i][0] = e[*n - 1][0];
-            e[i][1] = e[*n - 1][1];
-            --*n;
-            return 1;
+    int at = q->edge_at[b][a];
+    if (at) {
+        const int last = --*n;
+        q->edge_at[b][a] = 0;
+        if (at - 1 != last) {
+            e[at - 1][0] = e[last][0];
+            e[at - 1][1] = e[last][1];
+            q->edge_at[e[last][0]][e[last][1]] = (uint8_t)at;
         }
+        return 1;
+    }
     if (*n == EP_EDGES)
         return 0;
     e[*n][0] = a;
     e[*n][1] = b;
-    ++*n;
+    q->edge_at[a][b] = (uint8_t)++*n;
     return 1;
 }
 
 /* Point w (A part wa) joins q: the faces it sees go, a fan from it over
- * their horizon comes. 0 where that cannot be done in float or in q's
- * capacity. */
+ * their horizon comes, and q->near is the new nearest face (the first of
+ * the least offset, found on the way). 0 where that cannot be done in
+ * float or in q's capacity. */
 static GJKB_INLINE int ep_expand(ep_poly *q, const float w[3], const float wa[3])
 {
     if (q->nv == EP_VERTS)
         return 0;
     uint8_t e[EP_EDGES][2];
-    int ne = 0, kept = 0;
+    int ne = 0, kept = 0, near = 0;
     for (int i = 0; i < q->nf; i++) {
         const ep_face *f = &q->f[i];
         const float *p0 = q->p[f->v[0]];
         float rel[3] = { w[0] - p0[0], w[1] - p0[1], w[2] - p0[2] };
         if (ep_dot(f->n, rel) > -EP_SEE) {
             for (int k = 0; k < 3; k++)
-                if (!ep_edge(e, &ne, f->v[k], f->v[(k + 1) % 3]))
+                if (!ep_edge(q, e, &ne, f->v[k], f->v[(k + 1) % 3]))
                     return 0;
-        } else {
-            q->f[kept++] = *f;
+            continue;
         }
+        if (kept != i)
+            q->f[kept] = *f;
+        if (q->f[kept].d < q->f[near].d)
+            near = kept;
+        kept++;
     }
+    for (int i = 0; i < ne; i++)
+        q->edge_at[e[i][0]][e[i][1]] = 0;
     if (ne < 3 || kept + ne > EP_FACES)
         return 0;
     const int v = q->nv++;
@@ -167,9 +183,13 @@ static GJKB_INLINE int ep_expand(ep_poly *q, const float w[3], const float wa[3]
         q->pa[v][k] = wa[k];
     }
     q->nf = kept + ne;
-    for (int i = 0; i < ne; i++)
+    for (int i = 0; i < ne; i++) {
         if (!ep_face_set(q, kept + i, e[i][0], e[i][1], v))
             return 0;
+        if (q->f[kept + i].d < q->f[near].d)
+            near = kept + i;
+    }
+    q->near = near;
     return 1;
 }
 
@@ -186,10 +206,8 @@ static GJKB_INLINE void ep_step(ep_poly *q, const float w[3], const float wa[3])
         q->state = 1;
     } else if (!ep_expand(q, w, wa)) {
         q->state = -1;
-    } else {
-        q->near = ep_nearest(q);
-        if (q->steps == EP_STEPS)
-            q->state = -1;
+    } else if (q->steps == EP_STEPS) {
+        q->state = -1;
     }
 }
 
