@@ -314,6 +314,39 @@ static GJKB_INLINE mw ct_exact_axis(const gjkb__world *w, size_t o, const pack_w
     return exact;
 }
 
+/* The lanes the box manifold did not answer (`ok`): a single point where
+ * the kinds make one (ct_one_point), else the generic manifold
+ * (manifold.inl) on the lanes whose axis is trusted, except on a curved
+ * core where the axis is GJK's float one. *one gets the lanes answered,
+ * *wit those whose deepest point is the witnesses. */
+static GJKB_INLINE void ct_other_points(const gjkb__world *w, const gjkb__world *rw, size_t o, const pack_w *k,
+                                        const ct_lane *ln, mw trusted, mw ok, mw not_gjk, mw exact, mb_out *mf,
+                                        mw *one, mw *wit)
+{
+    mb_out ms;
+    ct_one_point(k, rw, o, ln->n, ln->a, ln->dist, &ms, one);
+    *one = mw_and(mw_andnot(*one, ok), trusted);
+    ct_take_points(mf, &ms, *one);
+    mw rest = mw_andnot(trusted, mw_or(ok, *one)), gen;
+    /* on a cylinder's or cone's curved core, GJK's float axis is off by up
+     * to about 1e-4 rad, to first order in the gap along it where an edge
+     * or a rim touches; EPA's meets its depth. Against a sphere's or a
+     * capsule's core (a point or a segment) ct_axis_off's check is enough */
+    mw curved = mw_or(fw_gt(k->sa.c.rd, fw_zero()), fw_gt(k->sb.c.rd, fw_zero()));
+    iw ka = iw_load(rw->lane_ka + o), kb = iw_load(rw->lane_kb + o);
+    mw ball = mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
+                    mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
+    rest = mw_andnot(rest, mw_andnot(curved, mw_or(not_gjk, ball)));
+    if (!mw_any(rest))
+        return;
+    mg_manifold(rw, o, k, ln->n, ln->dist, ln->a, ct_keep(w, k), rest, exact, &ms, &gen);
+    ct_take_points(mf, &ms, gen);
+    *one = mw_or(*one, gen);
+    /* the deepest point lies on both features; EPA's witnesses only within
+     * its float weights (on a curved core, an inscribed polytope's) */
+    *wit = gen;
+}
+
 /* Manifolds along GJK's axis for the queued lanes `in` that need them:
  * two boxes by face clipping, one point from the witnesses where a sphere
  * or a capsule's end touches, the rest to the reference. Touching lanes' distance comes from their
@@ -368,39 +401,15 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
             v3w sat = cb_sat(&k, &sep, &refine);
             mw same = mw_andnot(fw_le(fw_abs(fw_sub(sep, dist)), fw_splat(CT_AXIS_SAME)), refine);
             n = v3_sel(axis, n, sat);
+            ln.n = n;
             boxes = mw_andnot(boxes, mw_andnot(mw_not(same), axis));
         }
         if (mw_any(boxes))
             mb_manifold(&k, n, dist, ct_keep(w, &k), &mf, &none);
         mw ok = mw_andnot(boxes, none);
-        if (!mw_all(mw_or(ok, mw_not(lanes)))) {
-            mb_out ms;
-            ct_one_point(&k, &rw, o, n, a, dist, &ms, &one);
-            mw trusted = mw_and(mw_and(fine, axis), mw_and(k.valid, lanes));
-            one = mw_and(mw_andnot(one, ok), trusted);
-            ct_take_points(&mf, &ms, one);
-            /* every other kind pair: the generic manifold (manifold.inl) */
-            mw rest = mw_andnot(trusted, mw_or(ok, one)), gen;
-            /* on a cylinder's or cone's curved core, GJK's float axis is off
-             * by up to about 1e-4 rad, to first order in the gap along it
-             * where an edge or a rim touches; EPA's meets its depth.
-             * Against a sphere's or a capsule's core (a point or a
-             * segment) ct_axis_off's check above is enough */
-            mw curved = mw_or(fw_gt(k.sa.c.rd, fw_zero()), fw_gt(k.sb.c.rd, fw_zero()));
-            iw ka = iw_load(rw.lane_ka + o), kb = iw_load(rw.lane_kb + o);
-            mw ball = mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
-                            mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
-            rest = mw_andnot(rest, mw_andnot(curved, mw_or(mw_or(by_epa, ball), exact)));
-            if (mw_any(rest)) {
-                mg_manifold(&rw, o, &k, n, dist, a, ct_keep(w, &k), rest, exact, &ms, &gen);
-                ct_take_points(&mf, &ms, gen);
-                one = mw_or(one, gen);
-                /* the deepest point lies on both features; EPA's
-                 * witnesses only within its float weights (on a curved
-                 * core, an inscribed polytope's) */
-                wit = gen;
-            }
-        }
+        if (!mw_all(mw_or(ok, mw_not(lanes))))
+            ct_other_points(w, &rw, o, &k, &ln, mw_and(mw_and(fine, axis), mw_and(k.valid, lanes)), ok,
+                            mw_or(by_epa, exact), exact, &mf, &one, &wit);
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
         iw_store(p->wit + o, iw_sel(wit, iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */
