@@ -1578,6 +1578,36 @@ static void test_cone_slant_along_box_edge(void **state)
         }
 }
 
+/* `gjkbatch batch --mode contact --pairs 1000000 --seed 11`, pair 103846:
+ * a cone's base (its rim octagon) pressed into a box face. A corner of
+ * the octagon lies 2e-5 inside one of the face's edges, so the reference
+ * clips the corner and a crossing 1.7e-5 from it and keeps 4 points;
+ * float's EPA axis, 5e-4 rad off, moved the corner 2e-4 across the edge
+ * and kept 3. A corner within the axis error of the other polygon's
+ * boundary is now the reference's. */
+static void test_cone_base_corner_on_box_edge(void **state)
+{
+    (void)state;
+    const float qa[4] = { 0.827572048f, 0.490873158f, -0.218980461f, -0.161912411f };
+    const float qb[4] = { -0.387795448f, -0.318668902f, -0.836696088f, 0.219099358f };
+    const gjkb_shape cone = tu_rot(tu_at(tu_cone(0.444575816, 0.588736236), 6.4205186193362209,
+                                         32.702693121362287, 2.4327540005664403), qa);
+    const gjkb_shape box = tu_rot(tu_at(tu_box(0.250979543, 0.4210473, 0.321630359), 6.8320366616376829,
+                                        33.648525919013593, 2.3986651211480408), qb);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        const gjkb_shape *a = &cone, *b = &box;
+        const gjkb_result got = warm_pair(ctx, a, b, 0.0, NULL), *r = &got;
+        char label[96];
+        snprintf(label, sizeof label, "cone base corner on a box edge, on %s", gjkb_backend_name(backend));
+        check_pair(label, a, b, r, (expect){ NAN, 0.0 });
+        CHECK(r->status == GJKB_OVERLAP && fabs(r->distance + 0.137167903) < 1e-6, "status %d distance %.9g",
+              r->status, r->distance);
+        CHECK(r->contact_count == 4, "%u points, the reference 4", r->contact_count);
+        gjkb_destroy(ctx);
+    }
+}
+
 /* Frame 10 of the main job (seed 1): a cylinder's cap on a face of the
  * scene's hull 18, parallel to 5e-8 rad. The reference used to move the
  * deepest of the cap's clipped rim points to its witnesses (the point
@@ -2060,6 +2090,7 @@ int main(void)
         cmocka_unit_test(test_cone_slant_along_box_edge),
         cmocka_unit_test(test_stalled_cone_witness),
         cmocka_unit_test(test_cylinder_cap_on_hull_face),
+        cmocka_unit_test(test_cone_base_corner_on_box_edge),
         cmocka_unit_test(test_sphere_about_cylinder),
         cmocka_unit_test(test_sphere_about_cone),
         cmocka_unit_test(test_sphere_about_box),

@@ -873,8 +873,28 @@ static GJKB_INLINE int mg_clip_edge(const mg_feat *a, const mg_feat *b, int j, c
     return count;
 }
 
+/* Whether a vertex of p lies within d of q's boundary. */
+static GJKB_INLINE int mg_near_boundary(const mg_feat *p, const mg_feat *q, float d)
+{
+    for (int i = 0; i < p->n; i++)
+        for (int j = 0; j < q->n; j++) {
+            int k = (j + 1) % q->n;
+            float ex = q->x[k] - q->x[j], ey = q->y[k] - q->y[j], px = p->x[i] - q->x[j], py = p->y[i] - q->y[j];
+            float ll = ex * ex + ey * ey, t = ll > 0.0f ? (px * ex + py * ey) / ll : 0.0f;
+            t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+            float dx = px - t * ex, dy = py - t * ey;
+            if (dx * dx + dy * dy <= d * d)
+                return 1;
+        }
+    return 0;
+}
+
 static GJKB_INLINE int mg_clip_polygons(const mg_feat *a, const mg_feat *b, mg_cand *out)
 {
+    /* a corner the axis error could move across the other's edge: the
+     * clipped points are not decided here */
+    if (a->blur > 0.0f && (mg_near_boundary(a, b, a->blur) || mg_near_boundary(b, a, a->blur)))
+        return -1;
     mg_shv buf[2][MG_CANDS];
     int n = b->n, cur = 0;
     for (int i = 0; i < n; i++) {
