@@ -294,6 +294,15 @@ typedef struct ct_lane {
     fw dist, dist_w;
 } ct_lane;
 
+/* The lanes m of an exact answer c into *ln. */
+static GJKB_INLINE void ct_take_axis(ct_lane *ln, const pack_w *k, const cs_out *c, mw m)
+{
+    ln->n = v3_sel(m, c->n, ln->n), ln->a = v3_sel(m, c->a, ln->a), ln->dist = fw_sel(m, c->dist, ln->dist);
+    ln->dist_w = fw_sel(m, fw_mul(c->dist, k->scale), ln->dist_w);
+    v3w n_w = m3_mul(k->ra, c->n);
+    ln->nw = v3_sel(m, v3_scale(n_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(n_w, n_w)))), ln->nw);
+}
+
 /* A capsule near or in a cylinder or a cone, a box near one, lanes m: the
  * axis GJK only approached, or EPA's inscribed polytope (lanes by_epa),
  * exactly (contact_curved.inl), into *ln; the lanes it holds for. */
@@ -307,11 +316,20 @@ static GJKB_INLINE mw ct_exact_axis(const gjkb__world *w, size_t o, const pack_w
     fw core = fw_add(c.dist, k->m);
     mw deep = mw_and(by_epa, fw_lt(core, fw_zero()));
     exact = mw_and(c.ok, mw_or(deep, mw_andnot(fw_ge(core, fw_splat(CC_CORE_MIN)), by_epa)));
-    ln->n = v3_sel(exact, c.n, ln->n), ln->a = v3_sel(exact, c.a, ln->a), ln->dist = fw_sel(exact, c.dist, ln->dist);
-    ln->dist_w = fw_sel(exact, fw_mul(c.dist, k->scale), ln->dist_w);
-    v3w n_w = m3_mul(k->ra, c.n);
-    ln->nw = v3_sel(exact, v3_scale(n_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(n_w, n_w)))), ln->nw);
+    ct_take_axis(ln, k, &c, exact);
     return exact;
+}
+
+/* EPA's lanes m with a cylinder or a cone: the normal made exact
+ * (refine.inl) into *ln; the lanes it holds for. */
+static GJKB_INLINE mw ct_refined_axis(const gjkb__world *w, size_t o, const pack_w *k, mw m, ct_lane *ln)
+{
+    m = mw_and(m, mw_or(cc_curved(iw_load(w->lane_ka + o)), cc_curved(iw_load(w->lane_kb + o))));
+    if (!mw_any(m))
+        return m;
+    cs_out c = rf_refine(w, k, m, ln->n, ln->dist);
+    ct_take_axis(ln, k, &c, c.ok);
+    return c.ok;
 }
 
 /* The lanes the box manifold did not answer (`ok`): a single point where
@@ -379,6 +397,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
         ct_lane ln = { n, a, nw, dist, dist_w };
         mw exact = ct_exact_axis(&rw, o, &k, mw_and(lanes, k.valid), by_epa, &ln);
+        exact = mw_or(exact, ct_refined_axis(&rw, o, &k, mw_andnot(mw_and(mw_and(lanes, k.valid), by_epa), exact), &ln));
         n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
         fw_store(p->dist + o, ln.dist_w);
         /* GJK's axis is a direction only where the cores are clearly apart

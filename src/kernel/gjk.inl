@@ -25,6 +25,7 @@
  *   contact_box.inl, manifold_box.inl  two boxes' depth and manifold
  *   contact_sphere.inl   a sphere against a rounded kind, in closed form
  *   contact_curved.inl   a capsule or a box near a cylinder or a cone: exact axis
+ *   refine.inl           EPA's normal on a cylinder or a cone, made exact
  *   epa.inl      the depth of overlapping cores, from the final simplex
  *   manifold.inl the contact points of every other kind pair, lane by lane
  *   contact.inl  contact mode: closed forms, the rest through the loops
@@ -93,6 +94,7 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 #include "kernel/manifold_box.inl"
 #include "kernel/contact_sphere.inl"
 #include "kernel/contact_curved.inl"
+#include "kernel/refine.inl"
 #include "kernel/epa.inl"
 #include "kernel/manifold.inl"
 #include "kernel/contact.inl"
