@@ -15,14 +15,16 @@
 #define RF_STEPS 20     /* halvings: 8e-3 rad down to float's grid of the normal */
 #define RF_TILT 1e-5f   /* the tilt that checks the kink along t and a hull's single vertex */
 #define RF_GAP 6e-6f    /* the refined depth at most this above EPA's (scaled units) */
+#define RF_CROSS 1e-2f  /* two lines cross where the sine between them is above this */
 #define RF_IN 1e-6f     /* a touching point this far out of a core still lies in it (scaled units) */
 
 /* A side's straight feature along the unit u (own frame): a direction t
- * it spans (has_t), or that it touches at one point (pointed). A hull is
- * neither here: its vertex is checked by tilting (rf_hull_pointed). */
+ * it spans (has_t; line where it is its only one), or that it touches
+ * at one point (pointed). A hull is none of these here: its feature is
+ * found by tilting (rf_hull_ends). */
 typedef struct rf_side {
     v3w t;
-    mw has_t, pointed;
+    mw has_t, line, pointed;
 } rf_side;
 
 static GJKB_INLINE rf_side rf_side_of(const core_w *c, v3w u)
@@ -41,6 +43,8 @@ static GJKB_INLINE rf_side rf_side_of(const core_w *c, v3w u)
     s.has_t = mw_or(mw_or(fx, fy), mw_or(fz, flat));
     s.t = v3_make(fw_sel(mw_or(fx, mw_andnot(flat, mw_or(fy, fz))), one, zero), fw_sel(mw_andnot(fy, fx), one, zero),
                   fw_sel(mw_andnot(mw_andnot(fz, fx), fy), one, zero));
+    /* one straight direction: an edge, a segment, a side line */
+    s.line = mw_andnot(mw_xor(mw_xor(fx, fy), fz), mw_or(flat, mw_and(mw_and(fx, fy), fz)));
     s.pointed = mw_andnot(mw_not(mw_or(s.has_t, slant)), c->hull);
     return s;
 }
@@ -59,28 +63,41 @@ static GJKB_INLINE v3w rf_unit(v3w v)
     return v3_scale(v, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(v, v))));
 }
 
-/* Whether the hull sides' support points at n stay the same when n tilts
- * by RF_TILT four ways in its plane (a single vertex, not an edge or a
- * face): *pa_one for A, *pb_one for B (true for other kinds). */
-static GJKB_INLINE void rf_hull_pointed(const pack_w *k, const gjkb__world *w, v3w n, v3w pa, v3w pb, mw m,
-                                        mw *pa_one, mw *pb_one)
+/* A hull side's feature at n, found by tilting n by RF_TILT four ways in
+ * its plane: one vertex (the support point stays), or an edge (one other
+ * vertex shows up: *other). Lanes of other kinds: neither. */
+typedef struct rf_end {
+    mw one, line;
+    v3w other;
+} rf_end;
+
+static GJKB_INLINE void rf_end_see(rf_end *e, v3w p, v3w q, mw *seen, mw *more)
 {
-    *pa_one = *pb_one = mw_true();
-    if (!mw_any(mw_and(m, mw_or(k->sa.c.hull, k->sb.c.hull))))
-        return;
-    v3w helper = v3_sel(fw_lt(fw_abs(n.x), fw_splat(0.5f)), v3_splat(1.0f, 0.0f, 0.0f), v3_splat(0.0f, 1.0f, 0.0f));
-    v3w e1 = rf_unit(v3_cross(n, helper));
-    v3w e2 = v3_cross(n, e1);
-    const fw tilt = fw_splat(RF_TILT);
-    for (int i = 0; i < 4; i++) {
-        v3w e = i < 2 ? e1 : e2, qa, qb;
-        v3w d = v3_madd(n, e, (i & 1) ? fw_neg(tilt) : tilt);
-        sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, d, w, m, &qa, &qb);
-        *pa_one = mw_and(*pa_one, mw_and(mw_and(fw_eq(qa.x, pa.x), fw_eq(qa.y, pa.y)), fw_eq(qa.z, pa.z)));
-        *pb_one = mw_and(*pb_one, mw_and(mw_and(fw_eq(qb.x, pb.x), fw_eq(qb.y, pb.y)), fw_eq(qb.z, pb.z)));
+    mw moved = mw_not(mw_and(mw_and(fw_eq(q.x, p.x), fw_eq(q.y, p.y)), fw_eq(q.z, p.z)));
+    mw again = mw_and(mw_and(fw_eq(q.x, e->other.x), fw_eq(q.y, e->other.y)), fw_eq(q.z, e->other.z));
+    *more = mw_or(*more, mw_and(mw_and(moved, *seen), mw_not(again)));
+    e->other = v3_sel(mw_andnot(moved, *seen), q, e->other);
+    *seen = mw_or(*seen, moved);
+}
+
+static GJKB_INLINE void rf_hull_ends(const pack_w *k, const gjkb__world *w, v3w n, v3w pa, v3w pb, mw m, rf_end *ea,
+                                     rf_end *eb)
+{
+    mw seen_a = mw_false(), seen_b = mw_false(), more_a = mw_false(), more_b = mw_false();
+    ea->other = pa, eb->other = pb;
+    if (mw_any(mw_and(m, mw_or(k->sa.c.hull, k->sb.c.hull)))) {
+        v3w helper = v3_sel(fw_lt(fw_abs(n.x), fw_splat(0.5f)), v3_splat(1.0f, 0.0f, 0.0f), v3_splat(0.0f, 1.0f, 0.0f));
+        v3w e1 = rf_unit(v3_cross(n, helper)), e2 = v3_cross(n, e1);
+        const fw tilt = fw_splat(RF_TILT);
+        for (int i = 0; i < 4; i++) {
+            v3w qa, qb, d = v3_madd(n, i < 2 ? e1 : e2, (i & 1) ? fw_neg(tilt) : tilt);
+            sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, d, w, m, &qa, &qb);
+            rf_end_see(ea, pa, qa, &seen_a, &more_a);
+            rf_end_see(eb, pb, qb, &seen_b, &more_b);
+        }
     }
-    *pa_one = mw_or(*pa_one, mw_not(k->sa.c.hull));
-    *pb_one = mw_or(*pb_one, mw_not(k->sb.c.hull));
+    ea->one = mw_andnot(k->sa.c.hull, seen_a), ea->line = mw_andnot(mw_and(k->sa.c.hull, seen_a), more_a);
+    eb->one = mw_andnot(k->sb.c.hull, seen_b), eb->line = mw_andnot(mw_and(k->sb.c.hull, seen_b), more_b);
 }
 
 /* The least depth along the circle of unit normals square to t through
@@ -119,6 +136,41 @@ static GJKB_INLINE mw rf_inside(const core_w *c, v3w x)
     return mw_andnot(ok, c->hull);
 }
 
+/* Whether x (A's frame) lies in B's analytic core. */
+static GJKB_INLINE mw rf_in_b(const pack_w *k, v3w x)
+{
+    return rf_inside(&k->sb.c, m3_mul_t(k->pose.r, v3_sub(x, k->pose.t)));
+}
+
+/* A side's line at the answer (A's frame): an analytic side's one
+ * direction, or a hull's edge from p to its other end (*len long). */
+static GJKB_INLINE mw rf_line_of(const rf_side *s, const rf_end *e, const fw *r, v3w p, v3w *dir, fw *len)
+{
+    v3w t = r ? m3_mul(r, s->t) : s->t, edge = v3_sub(e->other, p);
+    *len = fw_sqrt(v3_dot(edge, edge));
+    *dir = v3_sel(e->line, v3_scale(edge, fw_div(fw_splat(1.0f), fw_sel(e->line, *len, fw_splat(1.0f)))), t);
+    return mw_or(s->line, e->line);
+}
+
+/* Two lines crossing clearly (their sine over RF_CROSS) at a point inside
+ * both sides: the lanes, A's point in *at. */
+static GJKB_INLINE mw rf_lines(const pack_w *k, v3w n, fw depth, v3w pa, v3w pb, const rf_side *a, const rf_side *b,
+                               const rf_end *ea, const rf_end *eb, v3w *at)
+{
+    v3w da, db;
+    fw la, lb;
+    mw m = mw_and(rf_line_of(a, ea, NULL, pa, &da, &la), rf_line_of(b, eb, k->pose.r, pb, &db, &lb));
+    fw den = v3_dot(v3_cross(da, db), n), in = fw_splat(RF_IN);
+    m = mw_and(m, fw_gt(fw_abs(den), fw_splat(RF_CROSS)));
+    fw s = fw_div(v3_dot(v3_cross(v3_sub(pb, pa), db), n), fw_sel(m, den, fw_splat(1.0f)));
+    *at = v3_madd(pa, da, s);
+    v3w under = v3_madd(*at, n, fw_neg(depth));
+    fw u = v3_dot(v3_sub(under, pb), db);
+    mw in_a = mw_or(rf_inside(&k->sa.c, *at), mw_and(ea->line, mw_and(fw_ge(s, fw_neg(in)), fw_le(s, fw_add(la, in)))));
+    mw in_b = mw_or(rf_in_b(k, under), mw_and(eb->line, mw_and(fw_ge(u, fw_neg(in)), fw_le(u, fw_add(lb, in)))));
+    return mw_and(m, mw_and(in_a, in_b));
+}
+
 /* Lanes m (EPA's, with a cylinder or a cone): the refined answer (signed
  * distance, unit normal from A to B, A's witness, A's scaled frame) from
  * EPA's normal n0 and depth (-dist0 - margins); ok where it holds. */
@@ -142,19 +194,20 @@ static GJKB_INLINE cs_out rf_refine(const gjkb__world *w, const pack_w *k, mw m,
     fw down = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, t, fw_neg(tilt)), w, r.ok, &qa, &qb), t);
     r.ok = mw_and(r.ok, mw_and(fw_gt(up, zero), fw_lt(down, zero)));
     r.ok = mw_and(r.ok, fw_le(depth, fw_add(fw_neg(fw_add(dist0, k->m)), fw_splat(RF_GAP))));
-    /* one side touches at a single point at the answer; the other holds
-     * that point on its support plane */
+    /* at the answer: one side touches at a single point the other holds
+     * on its support plane, or two lines cross inside both */
     a = rf_side_of(&k->sa.c, r.n);
     b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(r.n)));
-    mw a_one, b_one;
-    rf_hull_pointed(k, w, r.n, pa, pb, r.ok, &a_one, &b_one);
-    a_one = mw_and(a_one, mw_or(a.pointed, k->sa.c.hull));
-    b_one = mw_and(b_one, mw_or(b.pointed, k->sb.c.hull));
+    rf_end ea, eb;
+    rf_hull_ends(k, w, r.n, pa, pb, r.ok, &ea, &eb);
     v3w over_b = v3_madd(pb, r.n, depth), under_a = v3_madd(pa, r.n, fw_neg(depth));
-    mw by_b = mw_and(b_one, rf_inside(&k->sa.c, over_b));
-    mw by_a = mw_andnot(mw_and(a_one, rf_inside(&k->sb.c, m3_mul_t(k->pose.r, v3_sub(under_a, k->pose.t)))), by_b);
-    r.ok = mw_and(r.ok, mw_or(by_a, by_b));
-    r.a = v3_madd(v3_sel(by_b, over_b, pa), r.n, k->ma);
+    mw by_b = mw_and(mw_or(b.pointed, eb.one), rf_inside(&k->sa.c, over_b));
+    mw by_a = mw_and(mw_or(a.pointed, ea.one), rf_in_b(k, under_a));
+    by_a = mw_andnot(by_a, by_b);
+    v3w cross_a;
+    mw by_lines = mw_andnot(rf_lines(k, r.n, depth, pa, pb, &a, &b, &ea, &eb, &cross_a), mw_or(by_a, by_b));
+    r.ok = mw_and(r.ok, mw_or(mw_or(by_a, by_b), by_lines));
+    r.a = v3_madd(v3_sel(by_b, over_b, v3_sel(by_a, pa, cross_a)), r.n, k->ma);
     r.dist = fw_sub(fw_neg(depth), k->m);
     r.ok = mw_and(r.ok, fw_isfinite(fw_add(r.dist, v3_dot(r.a, r.a))));
     return r;
