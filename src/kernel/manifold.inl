@@ -494,6 +494,13 @@ static GJKB_INLINE int mg_hull(const mg_side *s, const float u[3], float max_sin
     return mg_hull_edge(s, un, top, best, other, f);
 }
 
+/* The axis error of a lane of slack `slack` (a sine): a curved lane's
+ * own, else the flat kinds' tilt (an exact axis is good to it). */
+static GJKB_INLINE float mg_axis_err(float slack)
+{
+    return slack > MG_SLACK ? slack : MG_SEP_TILT;
+}
+
 /* The rim polygon of a disk of radius r at height z (the header's
  * GJKB_CONTACT_RIM points at angles 2 pi k / RIM), ids from first; the
  * true rim's support point along the unit un. */
@@ -549,7 +556,7 @@ static GJKB_INLINE int mg_cylinder(const mg_side *s, const float u[3], float max
         mg_line(f, lo, 2 * M, hi, 2 * M + 1, 2 * M);
         /* the side line is the one under u: the axis error turns it about
          * the core's axis by up to itself over lat */
-        f->drift[0] = f->drift[1] = r * s->slack / lat;
+        f->drift[0] = f->drift[1] = r * mg_axis_err(s->slack) / lat;
         return 1;
     }
     mg_point(f, rim[0], rim[1], rim[2], 2 * M + top);
@@ -610,7 +617,7 @@ static GJKB_INLINE int mg_cone(const mg_side *s, const float u[3], float max_sin
     if (slant > 0 || strict_slant > 0) {
         mg_line(f, apex, M, rim, M + 1, M);
         /* the slant line turns about the axis with u: its rim end moves */
-        f->drift[1] = r * s->slack / lat;
+        f->drift[1] = r * mg_axis_err(s->slack) / lat;
         return 1;
     }
     float da = mg_dot(apex, un), dr = mg_dot(rim, un);
@@ -777,21 +784,24 @@ static GJKB_INLINE float mg_short(const mg_feat *f)
 }
 
 /* A segment s against a polygon p (Cyrus-Beck): the stretch of s inside
- * p, its ends each s's vertex or edge against p's face or edge. */
+ * p, its ends each s's vertex or edge against p's face or edge; MG_MISS
+ * where s misses p by MG_SHORT. */
+#define MG_MISS (-2)
 static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *p, int s_is_a, mg_cand *out)
 {
     float tmin = 0.0f, tmax = 1.0f, umin = 0.0f, umax = 0.0f;
     int emin = -1, emax = -1;
+    float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0], len = sqrtf(sx * sx + sy * sy);
     for (int j = 0; j < p->n; j++) {
         int k = (j + 1) % p->n;
-        float ex = p->x[k] - p->x[j], ey = p->y[k] - p->y[j];
+        float ex = p->x[k] - p->x[j], ey = p->y[k] - p->y[j], el = sqrtf(ex * ex + ey * ey);
         float f0 = mg_cross2(ex, ey, s->x[0] - p->x[j], s->y[0] - p->y[j]);
         float f1 = mg_cross2(ex, ey, s->x[1] - p->x[j], s->y[1] - p->y[j]);
         if (f0 < 0.0f && f1 < 0.0f)
-            return 0;
+            return f0 < -MG_SHORT * el && f1 < -MG_SHORT * el ? MG_MISS : 0;
         /* along the edge's line: in or out is float's rounding (or the
          * axis error, which moves each end by the blur and its drift) */
-        float el = sqrtf(ex * ex + ey * ey), m0 = p->blur + s->drift[0], m1 = p->blur + s->drift[1];
+        float m0 = p->blur + s->drift[0], m1 = p->blur + s->drift[1];
         if (fabsf(f0) <= (MG_ALONG > m0 ? MG_ALONG : m0) * el && fabsf(f1) <= (MG_ALONG > m1 ? MG_ALONG : m1) * el)
             return -1;
         /* the axis error moves the crossing along s by its shift there
@@ -806,18 +816,17 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
             tmax = tc, emax = j, umax = ut;
     }
     if (tmax < tmin)
-        return 0;
+        return (tmin - tmax) * len > MG_SHORT + 4.0f * (umin + umax) * len ? MG_MISS : 0;
     /* a stretch the axis error could close (or open) is not decided here */
     if (tmax - tmin < 4.0f * (umin + umax))
         return -1;
     int count = 0;
     const float t[2] = { tmin, tmax }, u[2] = { umin, umax };
     const int e[2] = { emin, emax };
-    float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0];
     /* A segment through a corner of the polygon (its deepest point over a
      * vertex) either misses it or runs in: a short stretch is rounding,
      * and so is a stretch of zero (double may find two points there). */
-    float len = sqrtf(sx * sx + sy * sy), stretch = (tmax - tmin) * len;
+    float stretch = (tmax - tmin) * len;
     if (len > 0.0f && stretch < mg_short(p))
         return -1;
     for (int i = 0; i < 2; i++) {
@@ -910,6 +919,17 @@ static GJKB_INLINE int mg_clip_polygons(const mg_feat *a, const mg_feat *b, mg_c
     return n;
 }
 
+/* A lane with a cylinder or a cone whose axis came exact (the flat
+ * kinds' slack): its witnesses are the nearest points, on both surfaces
+ * to float's rounding, where a crossing of two nearly parallel lines
+ * lifts onto them only to the axis error over the angle. */
+static GJKB_INLINE int mg_exact_curved(const mg_feat *fa, const mg_feat *fb)
+{
+    int curved = fa->kind == GJKB_CYLINDER || fa->kind == GJKB_CONE || fb->kind == GJKB_CYLINDER ||
+                 fb->kind == GJKB_CONE;
+    return curved && !(fa->slack > MG_SLACK);
+}
+
 /* The clipped points (none where either feature is a point, or two
  * segments cross); -1: not decided here. */
 static GJKB_INLINE int mg_clip(const mg_feat *fa, const mg_feat *fb, mg_cand *c)
@@ -923,6 +943,10 @@ static GJKB_INLINE int mg_clip(const mg_feat *fa, const mg_feat *fb, mg_cand *c)
      * takes the witnesses; either way not decided here. */
     int n = fa->n == 2 ? mg_clip_segment_polygon(fa, fb, 1, c)
             : fb->n == 2 ? mg_clip_segment_polygon(fb, fa, 0, c) : mg_clip_polygons(fa, fb, c);
+    /* clearly apart on an exact curved lane: its witnesses, the nearest
+     * points (mg_one), as the reference takes its own */
+    if (n == MG_MISS)
+        return mg_exact_curved(fa, fb) ? 0 : -1;
     return n == 0 ? -1 : n;
 }
 
@@ -1158,17 +1182,6 @@ static GJKB_INLINE int mg_over(const mg_feat *f, float x, float y, float by)
     return 1;
 }
 
-/* A lane with a cylinder or a cone whose axis came exact (the flat
- * kinds' slack): its witnesses are the nearest points, on both surfaces
- * to float's rounding, where a crossing of two nearly parallel lines
- * lifts onto them only to the axis error over the angle. */
-static GJKB_INLINE int mg_exact_curved(const mg_feat *fa, const mg_feat *fb)
-{
-    int curved = fa->kind == GJKB_CYLINDER || fa->kind == GJKB_CONE || fb->kind == GJKB_CYLINDER ||
-                 fb->kind == GJKB_CONE;
-    return curved && !(fa->slack > MG_SLACK);
-}
-
 /* The single point of a lane whose clipping left none: where the features
  * meet, lifted onto both (exactly on the surfaces, where the loops'
  * witnesses are only as good as their float convergence), kept when its
@@ -1292,7 +1305,7 @@ static GJKB_INLINE int mg_rim_deepest(const mg_feat *fa, const mg_feat *fb, cons
     /* the axis error (the slack on a curved lane, else the flat kinds'
      * tilt) moves the support point along the rim by up to r err / lat:
      * areas about it are that uncertain */
-    float err = f->slack > MG_SLACK ? f->slack : MG_SEP_TILT;
+    float err = mg_axis_err(f->slack);
     int moved[GJKB_MAX_CONTACTS] = { deep, 0, 0, 0 };
     if (mg_spread(p, f->deep_r * err / lat, moved) != *count)
         return 0;
