@@ -19,12 +19,15 @@
 #define RF_IN 1e-6f     /* a touching point this far out of a core still lies in it (scaled units) */
 
 /* A side's straight feature along the unit u (own frame): a direction t
- * it spans (has_t; line where it is its only one), or that it touches
- * at one point (pointed). A hull is none of these here: its feature is
- * found by tilting (rf_hull_ends). */
+ * it spans (has_t; line where it is its only one), a cone's slant line
+ * (slant: its unit direction g, and rise, the sine its normals make with
+ * the plane square to the axis), or that it touches at one point
+ * (pointed). A hull is none of these here: its feature is found by
+ * tilting (rf_hull_ends). */
 typedef struct rf_side {
-    v3w t;
-    mw has_t, line, pointed;
+    v3w t, g;
+    fw rise;
+    mw has_t, line, slant, pointed;
 } rf_side;
 
 static GJKB_INLINE rf_side rf_side_of(const core_w *c, v3w u)
@@ -38,24 +41,48 @@ static GJKB_INLINE rf_side rf_side_of(const core_w *c, v3w u)
     mw flat = mw_and(mw_and(fw_gt(c->rd, zero), fw_lt(lat, free)), mw_or(mw_not(c->cone), fw_lt(u.z, zero)));
     /* a cone's slant line: its apex and rim point nearly level along u */
     fw apex = fw_mul(c->h.z, u.z), rim = fw_sub(fw_mul(c->rd, lat), apex);
-    mw slant = mw_and(c->cone, fw_le(fw_abs(fw_sub(apex, rim)), fw_mul(free, fw_add(c->rd, c->h.z))));
     rf_side s;
+    s.slant = mw_and(mw_and(c->cone, fw_gt(lat, zero)),
+                     fw_le(fw_abs(fw_sub(apex, rim)), fw_mul(free, fw_add(c->rd, c->h.z))));
+    fw inv_lat = fw_div(one, fw_sel(s.slant, lat, one)), h2 = fw_add(c->h.z, c->h.z);
+    fw sl = fw_sqrt(fw_add(fw_mul(h2, h2), fw_mul(c->rd, c->rd)));
+    fw inv_sl = fw_div(one, fw_sel(fw_gt(sl, zero), sl, one));
+    s.g = v3_scale(v3_make(fw_neg(fw_mul(fw_mul(c->rd, u.x), inv_lat)), fw_neg(fw_mul(fw_mul(c->rd, u.y), inv_lat)), h2),
+                   inv_sl);
+    s.rise = fw_mul(c->rd, inv_sl);
     s.has_t = mw_or(mw_or(fx, fy), mw_or(fz, flat));
     s.t = v3_make(fw_sel(mw_or(fx, mw_andnot(flat, mw_or(fy, fz))), one, zero), fw_sel(mw_andnot(fy, fx), one, zero),
                   fw_sel(mw_andnot(mw_andnot(fz, fx), fy), one, zero));
     /* one straight direction: an edge, a segment, a side line */
     s.line = mw_andnot(mw_xor(mw_xor(fx, fy), fz), mw_or(flat, mw_and(mw_and(fx, fy), fz)));
-    s.pointed = mw_andnot(mw_not(mw_or(s.has_t, slant)), c->hull);
+    s.pointed = mw_andnot(mw_not(mw_or(s.has_t, s.slant)), c->hull);
     return s;
 }
 
-/* The depth's slope along the circle c + theta p (c, p unit and square):
- * its sign, as the support point's part along the circle's tangent. */
-static GJKB_INLINE fw rf_slope(const pack_w *k, const gjkb__world *w, v3w c, v3w p, fw theta, mw m)
+/* A circle of unit normals: those at the sine h with the plane square to
+ * t, through c (unit, square to t), turning along p = t x c; q the
+ * cosine. */
+typedef struct rf_circle {
+    v3w t, c, p;
+    fw h, q;
+} rf_circle;
+
+/* The circle's normal at theta (unnormalized within the plane: supports
+ * take any length along it but not across). */
+static GJKB_INLINE v3w rf_at(const rf_circle *o, fw theta)
 {
-    v3w pa, pb, n = v3_madd(c, p, theta);
-    v3w s = sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, n, w, m, &pa, &pb);
-    return v3_dot(s, v3_sub(p, v3_scale(c, theta)));
+    v3w d = v3_madd(o->c, o->p, theta);
+    fw inv = fw_div(o->q, fw_sqrt(v3_dot(d, d)));
+    return v3_madd(v3_scale(d, inv), o->t, o->h);
+}
+
+/* The sign of the depth's slope along the circle at theta: the support
+ * point's part along the circle's tangent there. */
+static GJKB_INLINE fw rf_slope(const pack_w *k, const gjkb__world *w, const rf_circle *o, fw theta, mw m)
+{
+    v3w pa, pb;
+    v3w s = sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, rf_at(o, theta), w, m, &pa, &pb);
+    return v3_dot(s, v3_sub(o->p, v3_scale(o->c, theta)));
 }
 
 static GJKB_INLINE v3w rf_unit(v3w v)
@@ -100,23 +127,25 @@ static GJKB_INLINE void rf_hull_ends(const pack_w *k, const gjkb__world *w, v3w 
     eb->one = mw_andnot(k->sb.c.hull, seen_b), eb->line = mw_andnot(mw_and(k->sb.c.hull, seen_b), more_b);
 }
 
-/* The least depth along the circle of unit normals square to t through
- * n0 (A's scaled frame): its normal, or lanes dropped from *m where the
- * slope does not change sign within RF_SPAN. */
-static GJKB_INLINE v3w rf_search(const pack_w *k, const gjkb__world *w, v3w n0, v3w t, mw *m)
+/* The least depth along the circle of unit normals at the sine h with
+ * the plane square to t, from n0's nearest (A's scaled frame): its
+ * normal, or lanes dropped from *m where the slope does not change sign
+ * within RF_SPAN. */
+static GJKB_INLINE v3w rf_search(const pack_w *k, const gjkb__world *w, v3w n0, v3w t, fw h, mw *m)
 {
-    v3w c = rf_unit(v3_sub(n0, v3_scale(t, v3_dot(n0, t))));
-    v3w p = v3_cross(t, c);
+    rf_circle o = { t, rf_unit(v3_sub(n0, v3_scale(t, v3_dot(n0, t)))), v3_zero(), h,
+                    fw_sqrt(fw_sub(fw_splat(1.0f), fw_mul(h, h))) };
+    o.p = v3_cross(t, o.c);
     fw lo = fw_splat(-RF_SPAN), hi = fw_splat(RF_SPAN);
     const fw zero = fw_zero(), half = fw_splat(0.5f);
-    *m = mw_and(*m, mw_and(fw_lt(rf_slope(k, w, c, p, lo, *m), zero), fw_gt(rf_slope(k, w, c, p, hi, *m), zero)));
+    *m = mw_and(*m, mw_and(fw_lt(rf_slope(k, w, &o, lo, *m), zero), fw_gt(rf_slope(k, w, &o, hi, *m), zero)));
     for (int i = 0; i < RF_STEPS && mw_any(*m); i++) {
         fw mid = fw_mul(fw_add(lo, hi), half);
-        mw down = fw_lt(rf_slope(k, w, c, p, mid, *m), zero);
+        mw down = fw_lt(rf_slope(k, w, &o, mid, *m), zero);
         lo = fw_sel(down, mid, lo);
         hi = fw_sel(down, hi, mid);
     }
-    return rf_unit(v3_madd(c, p, fw_mul(fw_add(lo, hi), half)));
+    return rf_unit(rf_at(&o, fw_mul(fw_add(lo, hi), half)));
 }
 
 /* Whether the point x (own frame) lies in the analytic core c, to within
@@ -143,13 +172,14 @@ static GJKB_INLINE mw rf_in_b(const pack_w *k, v3w x)
 }
 
 /* A side's line at the answer (A's frame): an analytic side's one
- * direction, or a hull's edge from p to its other end (*len long). */
+ * direction or a cone's slant line, or a hull's edge from p to its other
+ * end (*len long). */
 static GJKB_INLINE mw rf_line_of(const rf_side *s, const rf_end *e, const fw *r, v3w p, v3w *dir, fw *len)
 {
-    v3w t = r ? m3_mul(r, s->t) : s->t, edge = v3_sub(e->other, p);
+    v3w own = v3_sel(s->slant, s->g, s->t), t = r ? m3_mul(r, own) : own, edge = v3_sub(e->other, p);
     *len = fw_sqrt(v3_dot(edge, edge));
     *dir = v3_sel(e->line, v3_scale(edge, fw_div(fw_splat(1.0f), fw_sel(e->line, *len, fw_splat(1.0f)))), t);
-    return mw_or(s->line, e->line);
+    return mw_or(mw_or(s->line, s->slant), e->line);
 }
 
 /* Two lines crossing clearly (their sine over RF_CROSS) at a point inside
@@ -177,27 +207,36 @@ static GJKB_INLINE mw rf_lines(const pack_w *k, v3w n, fw depth, v3w pa, v3w pb,
 static GJKB_INLINE cs_out rf_refine(const gjkb__world *w, const pack_w *k, mw m, v3w n0, fw dist0)
 {
     rf_side a = rf_side_of(&k->sa.c, n0), b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(n0)));
-    v3w t = v3_sel(a.has_t, a.t, m3_mul(k->pose.r, b.t));
+    /* the circle: square to a straight feature, else a slant line's cone
+     * of normals about its axis */
+    const v3w z = v3_splat(0.0f, 0.0f, 1.0f);
+    mw straight = mw_or(a.has_t, b.has_t);
+    v3w t = v3_sel(a.has_t, a.t, v3_sel(b.has_t, m3_mul(k->pose.r, b.t), v3_sel(a.slant, z, m3_mul(k->pose.r, z))));
+    fw h = fw_sel(straight, fw_zero(), fw_sel(a.slant, a.rise, fw_neg(b.rise)));
+    mw slant_a = mw_andnot(a.slant, straight), slant_b = mw_andnot(mw_andnot(b.slant, straight), a.slant);
     cs_out r;
-    r.ok = mw_and(m, mw_or(a.has_t, b.has_t));
+    r.ok = mw_and(m, mw_or(straight, mw_or(a.slant, b.slant)));
     r.key = iw_zero();
     if (!mw_any(r.ok)) {
         r.n = n0, r.a = v3_zero(), r.dist = dist0;
         return r;
     }
-    r.n = rf_search(k, w, n0, t, &r.ok);
+    r.n = rf_search(k, w, n0, t, h, &r.ok);
     v3w pa, pb, qa, qb;
     fw depth = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, r.n, w, r.ok, &pa, &pb), r.n);
-    /* the kink along t: the depth rises tilting either way */
+    a = rf_side_of(&k->sa.c, r.n);
+    b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(r.n)));
+    /* the kink across the circle, along t or the slant line: the depth
+     * rises tilting either way */
+    r.ok = mw_and(r.ok, mw_and(mw_or(a.slant, mw_not(slant_a)), mw_or(b.slant, mw_not(slant_b))));
+    v3w kt = v3_sel(slant_a, a.g, v3_sel(slant_b, m3_mul(k->pose.r, b.g), t));
     const fw tilt = fw_splat(RF_TILT), zero = fw_zero();
-    fw up = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, t, tilt), w, r.ok, &qa, &qb), t);
-    fw down = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, t, fw_neg(tilt)), w, r.ok, &qa, &qb), t);
+    fw up = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, kt, tilt), w, r.ok, &qa, &qb), kt);
+    fw down = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, kt, fw_neg(tilt)), w, r.ok, &qa, &qb), kt);
     r.ok = mw_and(r.ok, mw_and(fw_gt(up, zero), fw_lt(down, zero)));
     r.ok = mw_and(r.ok, fw_le(depth, fw_add(fw_neg(fw_add(dist0, k->m)), fw_splat(RF_GAP))));
     /* at the answer: one side touches at a single point the other holds
      * on its support plane, or two lines cross inside both */
-    a = rf_side_of(&k->sa.c, r.n);
-    b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(r.n)));
     rf_end ea, eb;
     rf_hull_ends(k, w, r.n, pa, pb, r.ok, &ea, &eb);
     v3w over_b = v3_madd(pb, r.n, depth), under_a = v3_madd(pa, r.n, fw_neg(depth));
