@@ -90,7 +90,7 @@ static GJKB_INLINE v3w rf_unit(v3w v)
     return v3_scale(v, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(v, v))));
 }
 
-/* A hull side's feature at n, found by tilting n by RF_TILT four ways in
+/* A hull side's feature at n, found by tilting n by `by` four ways in
  * its plane: one vertex (the support point stays), or an edge (one other
  * vertex shows up: *other). Lanes of other kinds: neither. */
 typedef struct rf_end {
@@ -107,15 +107,15 @@ static GJKB_INLINE void rf_end_see(rf_end *e, v3w p, v3w q, mw *seen, mw *more)
     *seen = mw_or(*seen, moved);
 }
 
-static GJKB_INLINE void rf_hull_ends(const pack_w *k, const gjkb__world *w, v3w n, v3w pa, v3w pb, mw m, rf_end *ea,
-                                     rf_end *eb)
+static GJKB_INLINE void rf_hull_ends(const pack_w *k, const gjkb__world *w, v3w n, v3w pa, v3w pb, mw m, float by,
+                                     rf_end *ea, rf_end *eb)
 {
     mw seen_a = mw_false(), seen_b = mw_false(), more_a = mw_false(), more_b = mw_false();
     ea->other = pa, eb->other = pb;
     if (mw_any(mw_and(m, mw_or(k->sa.c.hull, k->sb.c.hull)))) {
         v3w helper = v3_sel(fw_lt(fw_abs(n.x), fw_splat(0.5f)), v3_splat(1.0f, 0.0f, 0.0f), v3_splat(0.0f, 1.0f, 0.0f));
         v3w e1 = rf_unit(v3_cross(n, helper)), e2 = v3_cross(n, e1);
-        const fw tilt = fw_splat(RF_TILT);
+        const fw tilt = fw_splat(by);
         for (int i = 0; i < 4; i++) {
             v3w qa, qb, d = v3_madd(n, i < 2 ? e1 : e2, (i & 1) ? fw_neg(tilt) : tilt);
             sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, d, w, m, &qa, &qb);
@@ -171,6 +171,17 @@ static GJKB_INLINE mw rf_in_b(const pack_w *k, v3w x)
     return rf_inside(&k->sb.c, m3_mul_t(k->pose.r, v3_sub(x, k->pose.t)));
 }
 
+/* Whether x lies on a hull's edge from p to e->other, to within RF_IN. */
+static GJKB_INLINE mw rf_on_edge(const rf_end *e, v3w p, v3w x)
+{
+    v3w d = v3_sub(e->other, p), r = v3_sub(x, p);
+    fw dd = v3_dot(d, d), s = fw_div(v3_dot(r, d), fw_sel(e->line, dd, fw_splat(1.0f)));
+    v3w off = v3_sub(r, v3_scale(d, s));
+    fw in = fw_splat(RF_IN), len = fw_sqrt(dd), along = fw_mul(s, len);
+    mw ok = mw_and(fw_ge(along, fw_neg(in)), fw_le(along, fw_add(len, in)));
+    return mw_and(e->line, mw_and(ok, fw_le(v3_dot(off, off), fw_mul(in, in))));
+}
+
 /* A side's line at the answer (A's frame): an analytic side's one
  * direction or a cone's slant line, or a hull's edge from p to its other
  * end (*len long). */
@@ -214,6 +225,18 @@ static GJKB_INLINE cs_out rf_refine(const gjkb__world *w, const pack_w *k, mw m,
     v3w t = v3_sel(a.has_t, a.t, v3_sel(b.has_t, m3_mul(k->pose.r, b.t), v3_sel(a.slant, z, m3_mul(k->pose.r, z))));
     fw h = fw_sel(straight, fw_zero(), fw_sel(a.slant, a.rise, fw_neg(b.rise)));
     mw slant_a = mw_andnot(a.slant, straight), slant_b = mw_andnot(mw_andnot(b.slant, straight), a.slant);
+    mw edge = mw_andnot(m, mw_or(straight, mw_or(a.slant, b.slant)));
+    if (mw_any(mw_and(edge, mw_or(k->sa.c.hull, k->sb.c.hull)))) {
+        /* else a hull's edge (EPA's normal is as far off square to it as
+         * to an analytic side's) */
+        v3w pa, pb;
+        rf_end ea, eb;
+        sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, n0, w, edge, &pa, &pb);
+        rf_hull_ends(k, w, n0, pa, pb, edge, 2.0f * RF_FREE, &ea, &eb);
+        t = v3_sel(mw_and(edge, ea.line), rf_unit(v3_sub(ea.other, pa)),
+                   v3_sel(mw_and(edge, eb.line), rf_unit(v3_sub(eb.other, pb)), t));
+        straight = mw_or(straight, mw_and(edge, mw_or(ea.line, eb.line)));
+    }
     cs_out r;
     r.ok = mw_and(m, mw_or(straight, mw_or(a.slant, b.slant)));
     r.key = iw_zero();
@@ -238,10 +261,10 @@ static GJKB_INLINE cs_out rf_refine(const gjkb__world *w, const pack_w *k, mw m,
     /* at the answer: one side touches at a single point the other holds
      * on its support plane, or two lines cross inside both */
     rf_end ea, eb;
-    rf_hull_ends(k, w, r.n, pa, pb, r.ok, &ea, &eb);
+    rf_hull_ends(k, w, r.n, pa, pb, r.ok, RF_TILT, &ea, &eb);
     v3w over_b = v3_madd(pb, r.n, depth), under_a = v3_madd(pa, r.n, fw_neg(depth));
-    mw by_b = mw_and(mw_or(b.pointed, eb.one), rf_inside(&k->sa.c, over_b));
-    mw by_a = mw_and(mw_or(a.pointed, ea.one), rf_in_b(k, under_a));
+    mw by_b = mw_and(mw_or(b.pointed, eb.one), mw_or(rf_inside(&k->sa.c, over_b), rf_on_edge(&ea, pa, over_b)));
+    mw by_a = mw_and(mw_or(a.pointed, ea.one), mw_or(rf_in_b(k, under_a), rf_on_edge(&eb, pb, under_a)));
     by_a = mw_andnot(by_a, by_b);
     v3w cross_a;
     mw by_lines = mw_andnot(rf_lines(k, r.n, depth, pa, pb, &a, &b, &ea, &eb, &cross_a), mw_or(by_a, by_b));
