@@ -3,12 +3,14 @@
  * second order in the angle, so on a curved core its normal stays about
  * 1e-3 rad off: too far for the manifold's rules. Here a straight feature
  * of either side (a box's edge or face, a capsule's segment, a cylinder's
- * side line or cap) gives a direction t the true normal is square to;
- * along the great circle of normals square to t the depth is least where
- * its slope changes sign, bisected down to float's grid. The answer
- * stands where the depth rises both ways along t as well (the straight
+ * side line or cap, a hull's edge) gives a direction t the true normal is
+ * square to, and a cone's slant line a cone of normals about its axis;
+ * along that circle of normals the depth is least where its slope
+ * changes sign, bisected down to float's grid. The answer stands where
+ * the depth rises both ways across the circle as well (the straight
  * feature's kink), it is no deeper than EPA's, and one side touches at a
- * single point (the witnesses). */
+ * single point the other holds, or two lines cross inside both (the
+ * witnesses). */
 
 #define RF_FREE 2e-3f   /* an axis this near square to the normal spans the feature (EPA's error is 1e-3) */
 #define RF_SPAN 4e-3f   /* the search's half width along the circle (rad) */
@@ -212,64 +214,93 @@ static GJKB_INLINE mw rf_lines(const pack_w *k, v3w n, fw depth, v3w pa, v3w pb,
     return mw_and(m, mw_and(in_a, in_b));
 }
 
+/* Where a lane's search runs: the circle of normals square to t (h 0)
+ * or at the sine h about a slant line's axis t (slant_a, slant_b: whose);
+ * ok where there is one. */
+typedef struct rf_plan {
+    v3w t;
+    fw h;
+    mw slant_a, slant_b, ok;
+} rf_plan;
+
+/* At EPA's normal n0: a straight feature of either side, else a cone's
+ * slant line, else a hull's edge (EPA's normal is as far off square to it
+ * as to an analytic side's). */
+static GJKB_INLINE rf_plan rf_plan_of(const gjkb__world *w, const pack_w *k, mw m, v3w n0)
+{
+    rf_side a = rf_side_of(&k->sa.c, n0), b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(n0)));
+    const v3w z = v3_splat(0.0f, 0.0f, 1.0f);
+    mw straight = mw_or(a.has_t, b.has_t);
+    rf_plan o;
+    o.slant_a = mw_andnot(a.slant, straight);
+    o.slant_b = mw_andnot(mw_andnot(b.slant, straight), a.slant);
+    o.t = v3_sel(a.has_t, a.t, v3_sel(b.has_t, m3_mul(k->pose.r, b.t), v3_sel(o.slant_a, z, m3_mul(k->pose.r, z))));
+    o.h = fw_sel(o.slant_a, a.rise, fw_sel(o.slant_b, fw_neg(b.rise), fw_zero()));
+    o.ok = mw_and(m, mw_or(straight, mw_or(o.slant_a, o.slant_b)));
+    mw edge = mw_andnot(m, o.ok);
+    if (mw_any(mw_and(edge, mw_or(k->sa.c.hull, k->sb.c.hull)))) {
+        v3w pa, pb;
+        rf_end ea, eb;
+        sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, n0, w, edge, &pa, &pb);
+        rf_hull_ends(k, w, n0, pa, pb, edge, 2.0f * RF_FREE, &ea, &eb);
+        o.t = v3_sel(mw_and(edge, ea.line), rf_unit(v3_sub(ea.other, pa)),
+                     v3_sel(mw_and(edge, eb.line), rf_unit(v3_sub(eb.other, pb)), o.t));
+        o.ok = mw_or(o.ok, mw_and(edge, mw_or(ea.line, eb.line)));
+    }
+    return o;
+}
+
+/* Whether the depth rises tilting n by RF_TILT either way along kt (the
+ * straight feature's kink across the circle). */
+static GJKB_INLINE mw rf_kink(const gjkb__world *w, const pack_w *k, v3w n, v3w kt, mw m)
+{
+    const fw tilt = fw_splat(RF_TILT), zero = fw_zero();
+    v3w qa, qb;
+    fw up = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(n, kt, tilt), w, m, &qa, &qb), kt);
+    fw down = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(n, kt, fw_neg(tilt)), w, m, &qa, &qb), kt);
+    return mw_and(fw_gt(up, zero), fw_lt(down, zero));
+}
+
+/* At the answer n (depth, support points pa and pb): one side touches at
+ * a single point the other holds on its support plane, or two lines cross
+ * inside both; the lanes, A's core point there in *at. */
+static GJKB_INLINE mw rf_witness(const gjkb__world *w, const pack_w *k, v3w n, fw depth, v3w pa, v3w pb,
+                                 const rf_side *a, const rf_side *b, mw m, v3w *at)
+{
+    rf_end ea, eb;
+    rf_hull_ends(k, w, n, pa, pb, m, RF_TILT, &ea, &eb);
+    v3w over_b = v3_madd(pb, n, depth), under_a = v3_madd(pa, n, fw_neg(depth)), cross_a;
+    mw by_b = mw_and(mw_or(b->pointed, eb.one), mw_or(rf_inside(&k->sa.c, over_b), rf_on_edge(&ea, pa, over_b)));
+    mw by_a = mw_and(mw_or(a->pointed, ea.one), mw_or(rf_in_b(k, under_a), rf_on_edge(&eb, pb, under_a)));
+    by_a = mw_andnot(by_a, by_b);
+    mw by_lines = mw_andnot(rf_lines(k, n, depth, pa, pb, a, b, &ea, &eb, &cross_a), mw_or(by_a, by_b));
+    *at = v3_sel(by_b, over_b, v3_sel(by_a, pa, cross_a));
+    return mw_and(m, mw_or(mw_or(by_a, by_b), by_lines));
+}
+
 /* Lanes m (EPA's, with a cylinder or a cone): the refined answer (signed
  * distance, unit normal from A to B, A's witness, A's scaled frame) from
  * EPA's normal n0 and depth (-dist0 - margins); ok where it holds. */
 static GJKB_INLINE cs_out rf_refine(const gjkb__world *w, const pack_w *k, mw m, v3w n0, fw dist0)
 {
-    rf_side a = rf_side_of(&k->sa.c, n0), b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(n0)));
-    /* the circle: square to a straight feature, else a slant line's cone
-     * of normals about its axis */
-    const v3w z = v3_splat(0.0f, 0.0f, 1.0f);
-    mw straight = mw_or(a.has_t, b.has_t);
-    v3w t = v3_sel(a.has_t, a.t, v3_sel(b.has_t, m3_mul(k->pose.r, b.t), v3_sel(a.slant, z, m3_mul(k->pose.r, z))));
-    fw h = fw_sel(straight, fw_zero(), fw_sel(a.slant, a.rise, fw_neg(b.rise)));
-    mw slant_a = mw_andnot(a.slant, straight), slant_b = mw_andnot(mw_andnot(b.slant, straight), a.slant);
-    mw edge = mw_andnot(m, mw_or(straight, mw_or(a.slant, b.slant)));
-    if (mw_any(mw_and(edge, mw_or(k->sa.c.hull, k->sb.c.hull)))) {
-        /* else a hull's edge (EPA's normal is as far off square to it as
-         * to an analytic side's) */
-        v3w pa, pb;
-        rf_end ea, eb;
-        sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, n0, w, edge, &pa, &pb);
-        rf_hull_ends(k, w, n0, pa, pb, edge, 2.0f * RF_FREE, &ea, &eb);
-        t = v3_sel(mw_and(edge, ea.line), rf_unit(v3_sub(ea.other, pa)),
-                   v3_sel(mw_and(edge, eb.line), rf_unit(v3_sub(eb.other, pb)), t));
-        straight = mw_or(straight, mw_and(edge, mw_or(ea.line, eb.line)));
-    }
+    rf_plan o = rf_plan_of(w, k, m, n0);
     cs_out r;
-    r.ok = mw_and(m, mw_or(straight, mw_or(a.slant, b.slant)));
+    r.ok = o.ok;
     r.key = iw_zero();
-    if (!mw_any(r.ok)) {
-        r.n = n0, r.a = v3_zero(), r.dist = dist0;
+    r.n = n0, r.a = v3_zero(), r.dist = dist0;
+    if (!mw_any(r.ok))
         return r;
-    }
-    r.n = rf_search(k, w, n0, t, h, &r.ok);
-    v3w pa, pb, qa, qb;
+    r.n = rf_search(k, w, n0, o.t, o.h, &r.ok);
+    v3w pa, pb, at;
     fw depth = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, r.n, w, r.ok, &pa, &pb), r.n);
-    a = rf_side_of(&k->sa.c, r.n);
-    b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(r.n)));
-    /* the kink across the circle, along t or the slant line: the depth
-     * rises tilting either way */
-    r.ok = mw_and(r.ok, mw_and(mw_or(a.slant, mw_not(slant_a)), mw_or(b.slant, mw_not(slant_b))));
-    v3w kt = v3_sel(slant_a, a.g, v3_sel(slant_b, m3_mul(k->pose.r, b.g), t));
-    const fw tilt = fw_splat(RF_TILT), zero = fw_zero();
-    fw up = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, kt, tilt), w, r.ok, &qa, &qb), kt);
-    fw down = v3_dot(sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, v3_madd(r.n, kt, fw_neg(tilt)), w, r.ok, &qa, &qb), kt);
-    r.ok = mw_and(r.ok, mw_and(fw_gt(up, zero), fw_lt(down, zero)));
     r.ok = mw_and(r.ok, fw_le(depth, fw_add(fw_neg(fw_add(dist0, k->m)), fw_splat(RF_GAP))));
-    /* at the answer: one side touches at a single point the other holds
-     * on its support plane, or two lines cross inside both */
-    rf_end ea, eb;
-    rf_hull_ends(k, w, r.n, pa, pb, r.ok, RF_TILT, &ea, &eb);
-    v3w over_b = v3_madd(pb, r.n, depth), under_a = v3_madd(pa, r.n, fw_neg(depth));
-    mw by_b = mw_and(mw_or(b.pointed, eb.one), mw_or(rf_inside(&k->sa.c, over_b), rf_on_edge(&ea, pa, over_b)));
-    mw by_a = mw_and(mw_or(a.pointed, ea.one), mw_or(rf_in_b(k, under_a), rf_on_edge(&eb, pb, under_a)));
-    by_a = mw_andnot(by_a, by_b);
-    v3w cross_a;
-    mw by_lines = mw_andnot(rf_lines(k, r.n, depth, pa, pb, &a, &b, &ea, &eb, &cross_a), mw_or(by_a, by_b));
-    r.ok = mw_and(r.ok, mw_or(mw_or(by_a, by_b), by_lines));
-    r.a = v3_madd(v3_sel(by_b, over_b, v3_sel(by_a, pa, cross_a)), r.n, k->ma);
+    /* the features again at the answer: a slant line must still be one */
+    rf_side a = rf_side_of(&k->sa.c, r.n), b = rf_side_of(&k->sb.c, m3_mul_t(k->pose.r, v3_neg(r.n)));
+    r.ok = mw_and(r.ok, mw_and(mw_or(a.slant, mw_not(o.slant_a)), mw_or(b.slant, mw_not(o.slant_b))));
+    v3w kt = v3_sel(o.slant_a, a.g, v3_sel(o.slant_b, m3_mul(k->pose.r, b.g), o.t));
+    r.ok = mw_and(r.ok, rf_kink(w, k, r.n, kt, r.ok));
+    r.ok = rf_witness(w, k, r.n, depth, pa, pb, &a, &b, r.ok, &at);
+    r.a = v3_madd(at, r.n, k->ma);
     r.dist = fw_sub(fw_neg(depth), k->m);
     r.ok = mw_and(r.ok, fw_isfinite(fw_add(r.dist, v3_dot(r.a, r.a))));
     return r;
