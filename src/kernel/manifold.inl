@@ -783,6 +783,22 @@ static GJKB_INLINE float mg_short(const mg_feat *f)
     return MG_SHORT > 4.0f * f->blur ? MG_SHORT : 4.0f * f->blur;
 }
 
+/* Whether a vertex of p lies within d of q's boundary. */
+static GJKB_INLINE int mg_near_boundary(const mg_feat *p, const mg_feat *q, float d)
+{
+    for (int i = 0; i < p->n; i++)
+        for (int j = 0; j < q->n; j++) {
+            int k = (j + 1) % q->n;
+            float ex = q->x[k] - q->x[j], ey = q->y[k] - q->y[j], px = p->x[i] - q->x[j], py = p->y[i] - q->y[j];
+            float ll = ex * ex + ey * ey, t = ll > 0.0f ? (px * ex + py * ey) / ll : 0.0f;
+            t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+            float dx = px - t * ex, dy = py - t * ey;
+            if (dx * dx + dy * dy <= d * d)
+                return 1;
+        }
+    return 0;
+}
+
 /* A segment s against a polygon p (Cyrus-Beck): the stretch of s inside
  * p, its ends each s's vertex or edge against p's face or edge; MG_MISS
  * where s misses p by MG_SHORT. */
@@ -816,7 +832,7 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
             tmax = tc, emax = j, umax = ut;
     }
     if (tmax < tmin)
-        return (tmin - tmax) * len > MG_SHORT + 4.0f * (umin + umax) * len ? MG_MISS : 0;
+        return mg_near_boundary(p, s, MG_SHORT) || mg_near_boundary(s, p, MG_SHORT) ? 0 : MG_MISS;
     /* a stretch the axis error could close (or open) is not decided here */
     if (tmax - tmin < 4.0f * (umin + umax))
         return -1;
@@ -880,22 +896,6 @@ static GJKB_INLINE int mg_clip_edge(const mg_feat *a, const mg_feat *b, int j, c
         }
     }
     return count;
-}
-
-/* Whether a vertex of p lies within d of q's boundary. */
-static GJKB_INLINE int mg_near_boundary(const mg_feat *p, const mg_feat *q, float d)
-{
-    for (int i = 0; i < p->n; i++)
-        for (int j = 0; j < q->n; j++) {
-            int k = (j + 1) % q->n;
-            float ex = q->x[k] - q->x[j], ey = q->y[k] - q->y[j], px = p->x[i] - q->x[j], py = p->y[i] - q->y[j];
-            float ll = ex * ex + ey * ey, t = ll > 0.0f ? (px * ex + py * ey) / ll : 0.0f;
-            t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
-            float dx = px - t * ex, dy = py - t * ey;
-            if (dx * dx + dy * dy <= d * d)
-                return 1;
-        }
-    return 0;
 }
 
 static GJKB_INLINE int mg_clip_polygons(const mg_feat *a, const mg_feat *b, mg_cand *out)
