@@ -299,8 +299,7 @@ static GJKB_INLINE void ct_take_axis(ct_lane *ln, const pack_w *k, const cs_out 
 {
     ln->n = v3_sel(m, c->n, ln->n), ln->a = v3_sel(m, c->a, ln->a), ln->dist = fw_sel(m, c->dist, ln->dist);
     ln->dist_w = fw_sel(m, fw_mul(c->dist, k->scale), ln->dist_w);
-    v3w n_w = m3_mul(k->ra, c->n);
-    ln->nw = v3_sel(m, v3_scale(n_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(n_w, n_w)))), ln->nw);
+    ln->nw = v3_sel(m, v3_unit(m3_mul(k->ra, c->n)), ln->nw);
 }
 
 /* A capsule near or in a cylinder or a cone, a box near one, lanes m: the
@@ -432,8 +431,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
         iw_store(p->wit + o, iw_sel(wit, iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */
-        v3w sat_w = m3_mul(k.ra, n);
-        sat_w = v3_scale(sat_w, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(sat_w, sat_w))));
+        v3w sat_w = v3_unit(m3_mul(k.ra, n));
         v3_store(p->n[0] + o, p->n[1] + o, p->n[2] + o, v3_sel(axis, nw, sat_w));
         ct_store_points(&pl, o, mw_true(), &k, n, &mf);
     }

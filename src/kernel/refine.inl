@@ -87,11 +87,6 @@ static GJKB_INLINE fw rf_slope(const pack_w *k, const gjkb__world *w, const rf_c
     return v3_dot(s, v3_sub(o->p, v3_scale(o->c, theta)));
 }
 
-static GJKB_INLINE v3w rf_unit(v3w v)
-{
-    return v3_scale(v, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(v, v))));
-}
-
 /* A hull side's feature at n, found by tilting n by `by` four ways in
  * its plane: one vertex (the support point stays), or an edge (one other
  * vertex shows up: *other). Lanes of other kinds: neither. */
@@ -116,7 +111,7 @@ static GJKB_INLINE void rf_hull_ends(const pack_w *k, const gjkb__world *w, v3w 
     ea->other = pa, eb->other = pb;
     if (mw_any(mw_and(m, mw_or(k->sa.c.hull, k->sb.c.hull)))) {
         v3w helper = v3_sel(fw_lt(fw_abs(n.x), fw_splat(0.5f)), v3_splat(1.0f, 0.0f, 0.0f), v3_splat(0.0f, 1.0f, 0.0f));
-        v3w e1 = rf_unit(v3_cross(n, helper)), e2 = v3_cross(n, e1);
+        v3w e1 = v3_unit(v3_cross(n, helper)), e2 = v3_cross(n, e1);
         const fw tilt = fw_splat(by);
         for (int i = 0; i < 4; i++) {
             v3w qa, qb, d = v3_madd(n, i < 2 ? e1 : e2, (i & 1) ? fw_neg(tilt) : tilt);
@@ -135,7 +130,7 @@ static GJKB_INLINE void rf_hull_ends(const pack_w *k, const gjkb__world *w, v3w 
  * within RF_SPAN. */
 static GJKB_INLINE v3w rf_search(const pack_w *k, const gjkb__world *w, v3w n0, v3w t, fw h, mw *m)
 {
-    rf_circle o = { t, rf_unit(v3_sub(n0, v3_scale(t, v3_dot(n0, t)))), v3_zero(), h,
+    rf_circle o = { t, v3_unit(v3_sub(n0, v3_scale(t, v3_dot(n0, t)))), v3_zero(), h,
                     fw_sqrt(fw_sub(fw_splat(1.0f), fw_mul(h, h))) };
     o.p = v3_cross(t, o.c);
     fw lo = fw_splat(-RF_SPAN), hi = fw_splat(RF_SPAN);
@@ -147,7 +142,7 @@ static GJKB_INLINE v3w rf_search(const pack_w *k, const gjkb__world *w, v3w n0, 
         lo = fw_sel(down, mid, lo);
         hi = fw_sel(down, hi, mid);
     }
-    return rf_unit(rf_at(&o, fw_mul(fw_add(lo, hi), half)));
+    return v3_unit(rf_at(&o, fw_mul(fw_add(lo, hi), half)));
 }
 
 /* Whether the point x (own frame) lies in the analytic core c, to within
@@ -243,8 +238,8 @@ static GJKB_INLINE rf_plan rf_plan_of(const gjkb__world *w, const pack_w *k, mw 
         rf_end ea, eb;
         sp_pair(&k->sa, &k->sb, &k->pose, k->inv_scale, n0, w, edge, &pa, &pb);
         rf_hull_ends(k, w, n0, pa, pb, edge, 2.0f * RF_FREE, &ea, &eb);
-        o.t = v3_sel(mw_and(edge, ea.line), rf_unit(v3_sub(ea.other, pa)),
-                     v3_sel(mw_and(edge, eb.line), rf_unit(v3_sub(eb.other, pb)), o.t));
+        o.t = v3_sel(mw_and(edge, ea.line), v3_unit(v3_sub(ea.other, pa)),
+                     v3_sel(mw_and(edge, eb.line), v3_unit(v3_sub(eb.other, pb)), o.t));
         o.ok = mw_or(o.ok, mw_and(edge, mw_or(ea.line, eb.line)));
     }
     return o;

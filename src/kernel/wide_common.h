@@ -167,6 +167,11 @@ static inline v3w v3_madd(v3w a, v3w b, fw s)
 {
     return v3_add(a, v3_scale(b, s));
 }
+/* v / |v| (one division, then three products) */
+static inline v3w v3_unit(v3w v)
+{
+    return v3_scale(v, fw_div(fw_splat(1.0f), fw_sqrt(v3_dot(v, v))));
+}
 
 /* ---- 3x3 matrices of lanes, row major ---- */
 
