@@ -3,22 +3,26 @@
  * that enclosed the origin in the contact loop (final_w).
  *
  * The polytope lives per lane in plain float (faces counter-clockwise seen
- * from outside, their unit normals and plane offsets); the support points
- * of a bundle's lanes are taken together across lanes, each along its own
- * nearest face's normal. A step removes the faces the new point sees and
- * closes the hole with a fan over the horizon (the edges of exactly one
- * removed face). Lane by lane the same operations whatever the width, so
- * the bits are the same on every width.
+ * from outside, their unit normals, plane offsets and neighbours); the
+ * support points of a bundle's lanes are taken together across lanes, each
+ * along its own nearest face's normal. A step walks from the nearest face
+ * across edges to the faces the new point sees, removes them, and closes
+ * the hole with a fan over the horizon the walk traced (Bullet's gjkepa2
+ * and van den Bergen's book walk the same way): only the seen faces and
+ * their rim are tested, the region taken is always connected, and the fan
+ * is linked to its neighbours as it is made. Lane by lane the same
+ * operations whatever the width, so the bits are the same on every width.
  *
  * A lane is answered when the support plane along the nearest face's
  * normal lies within EP_GAP of that face: the depth of the cores is then
  * that face's offset to within EP_GAP. Anything float cannot settle (a
- * flat start, a degenerate face, the origin outside a new face, the budget
- * or the polytope's capacity) leaves the lane to the reference. */
+ * flat start, a degenerate face, the origin outside a new face, a horizon
+ * that is not one loop, the budget or the polytope's capacity) leaves the
+ * lane to the reference. */
 
 /* Capacity of a lane's polytope and its steps. A polytope's faces are
  * 2V - 4 at most. */
-enum { EP_VERTS = 40, EP_FACES = 2 * EP_VERTS - 4, EP_EDGES = 48, EP_STEPS = EP_VERTS - 4 };
+enum { EP_VERTS = 40, EP_FACES = 2 * EP_VERTS - 4, EP_STEPS = EP_VERTS - 4 };
 /* Converged: the support plane within this of the nearest face (scaled
  * units), a few float roundings of a coordinate near the extent. */
 #define EP_GAP 1e-6f
@@ -31,18 +35,20 @@ enum { EP_VERTS = 40, EP_FACES = 2 * EP_VERTS - 4, EP_EDGES = 48, EP_STEPS = EP_
  * normal float can trust. */
 #define EP_AREA 1e-12f
 
+/* A face: its points counter-clockwise seen from outside, its unit normal
+ * and offset, and across each edge k = (v[k], v[k+1]) the face adj[k],
+ * where that edge is edge adj_edge[k]. gone marks the faces a step's walk
+ * has taken. */
 typedef struct ep_face {
-    uint8_t v[3];
     float n[3], d;
+    uint8_t v[3], adj[3], adj_edge[3], gone;
 } ep_face;
 
-/* One lane's polytope: points of A - B and their A parts; edge_at[a][b]
- * is 1 + the place of edge (a, b) in the horizon being built, 0 where it
- * is not there (all 0 between steps). */
+/* One lane's polytope: points of A - B and their A parts, and faces
+ * 0..nf-1, all live (a step takes k faces and makes k + 2). */
 typedef struct ep_poly {
     float p[EP_VERTS][3], pa[EP_VERTS][3];
     ep_face f[EP_FACES];
-    uint8_t edge_at[EP_VERTS][EP_VERTS];
     int nv, nf;
     int state;          /* 0 running, 1 converged, -1 left to the reference */
     int near;           /* the nearest face */
@@ -54,8 +60,8 @@ static GJKB_INLINE float ep_dot(const float *a, const float *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* Face (a, b, c) of q at index i: its unit normal and offset; 0 where its
- * area is too small for a normal. */
+/* Face i of q gets points (a, b, c): its unit normal and offset; 0 where
+ * its area is too small for a normal or the origin is outside it. */
 static GJKB_INLINE int ep_face_set(ep_poly *q, int i, int a, int b, int c)
 {
     const float *pa = q->p[a], *pb = q->p[b], *pc = q->p[c];
@@ -70,11 +76,21 @@ static GJKB_INLINE int ep_face_set(ep_poly *q, int i, int a, int b, int c)
     f->v[0] = (uint8_t)a;
     f->v[1] = (uint8_t)b;
     f->v[2] = (uint8_t)c;
+    f->gone = 0;
     for (int k = 0; k < 3; k++)
         f->n[k] = n[k] * inv;
     f->d = ep_dot(f->n, pa);
     /* the origin must stay inside every face (a few roundings of slack) */
     return f->d >= -EP_GAP;
+}
+
+/* Edge k of face i and edge m of face j are one edge. */
+static GJKB_INLINE void ep_link(ep_poly *q, int i, int k, int j, int m)
+{
+    q->f[i].adj[k] = (uint8_t)j;
+    q->f[i].adj_edge[k] = (uint8_t)m;
+    q->f[j].adj[m] = (uint8_t)i;
+    q->f[j].adj_edge[m] = (uint8_t)k;
 }
 
 /* The nearest face (the first of the least offset). */
@@ -99,7 +115,6 @@ static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS
     q->nv = 4;
     q->nf = 4;
     q->near = 0;
-    memset(q->edge_at, 0, sizeof q->edge_at);
     q->steps = 0;
     q->state = -1;
     if (fin[GJKB_K_FINAL_COUNT][i] != 4.0f)
@@ -118,78 +133,108 @@ static GJKB_INLINE void ep_start(ep_poly *q, const float fin[GJKB_K_FINAL_FIELDS
     int s = vol > 0.0f ? 1 : 2, t = 3 - s;
     if (vol != 0.0f && ep_face_set(q, 0, 0, t, s) && ep_face_set(q, 1, 0, s, 3) && ep_face_set(q, 2, 0, 3, t) &&
         ep_face_set(q, 3, s, t, 3)) {
+        /* (0,t) (t,s) (s,0) | (0,s) (s,3) (3,0) | (0,3) (3,t) (t,0) | (s,t) (t,3) (3,s) */
+        ep_link(q, 0, 0, 2, 2);
+        ep_link(q, 0, 1, 3, 0);
+        ep_link(q, 0, 2, 1, 0);
+        ep_link(q, 1, 1, 3, 2);
+        ep_link(q, 1, 2, 2, 0);
+        ep_link(q, 2, 1, 3, 1);
         q->state = 0;
         q->near = ep_nearest(q);
     }
 }
 
-/* Adds edge (a, b) to the horizon, or removes it where its reverse is
- * there (an edge between two removed faces: the last edge takes its
- * place); 0 when the list is full. */
-static GJKB_INLINE int ep_edge(ep_poly *q, uint8_t e[EP_EDGES][2], int *n, uint8_t a, uint8_t b)
+/* The horizon of point w: the faces it sees, walked from the nearest one
+ * across their edges (so the taken region is connected), into gone[]; the
+ * edges from a seen face to an unseen one, in order around the region, as
+ * (unseen face, its edge) into out[] and out_edge[]. 0 where the lists
+ * would overflow. */
+typedef struct ep_horizon {
+    uint8_t gone[EP_FACES], out[EP_FACES], out_edge[EP_FACES];
+    int ngone, nout;
+} ep_horizon;
+
+static GJKB_INLINE int ep_sees(const ep_poly *q, int i, const float w[3])
 {
-    int at = q->edge_at[b][a];
-    if (at) {
-        const int last = --*n;
-        q->edge_at[b][a] = 0;
-        if (at - 1 != last) {
-            e[at - 1][0] = e[last][0];
-            e[at - 1][1] = e[last][1];
-            q->edge_at[e[last][0]][e[last][1]] = (uint8_t)at;
+    const ep_face *f = &q->f[i];
+    const float *p0 = q->p[f->v[0]];
+    float rel[3] = { w[0] - p0[0], w[1] - p0[1], w[2] - p0[2] };
+    return ep_dot(f->n, rel) > -EP_SEE;
+}
+
+static GJKB_INLINE int ep_walk(ep_poly *q, const float w[3], ep_horizon *h)
+{
+    /* a face on the stack, the next of its edges to cross, and how many
+     * are left (3 at the first face, 2 past the one it was entered by) */
+    struct { uint8_t f, k, left; } st[EP_FACES];
+    int top = 1;
+    st[0].f = (uint8_t)q->near, st[0].k = 0, st[0].left = 3;
+    q->f[q->near].gone = 1;
+    h->gone[0] = (uint8_t)q->near;
+    h->ngone = 1;
+    h->nout = 0;
+    while (top) {
+        const int f = st[top - 1].f, k = st[top - 1].k;
+        if (!st[top - 1].left--) {
+            top--;
+            continue;
         }
-        return 1;
+        st[top - 1].k = (uint8_t)(k == 2 ? 0 : k + 1);
+        const int g = q->f[f].adj[k], m = q->f[f].adj_edge[k];
+        if (q->f[g].gone)
+            continue;
+        if (ep_sees(q, g, w)) {
+            q->f[g].gone = 1;
+            h->gone[h->ngone++] = (uint8_t)g;
+            st[top].f = (uint8_t)g, st[top].k = (uint8_t)(m == 2 ? 0 : m + 1), st[top].left = 2;
+            top++;
+        } else {
+            if (h->nout == EP_FACES)
+                return 0;
+            h->out[h->nout] = (uint8_t)g;
+            h->out_edge[h->nout++] = (uint8_t)m;
+        }
     }
-    if (*n == EP_EDGES)
-        return 0;
-    e[*n][0] = a;
-    e[*n][1] = b;
-    q->edge_at[a][b] = (uint8_t)++*n;
     return 1;
 }
 
 /* Point w (A part wa) joins q: the faces it sees go, a fan from it over
- * their horizon comes, and q->near is the new nearest face (the first of
- * the least offset, found on the way). 0 where that cannot be done in
- * float or in q's capacity. */
+ * their horizon comes in their places (and two more), and q->near is the
+ * new nearest face. 0 where that cannot be done in float or in q's
+ * capacity, or the horizon is not one loop. */
 static GJKB_INLINE int ep_expand(ep_poly *q, const float w[3], const float wa[3])
 {
-    if (q->nv == EP_VERTS)
+    ep_horizon h;
+    if (q->nv == EP_VERTS || !ep_walk(q, w, &h))
         return 0;
-    uint8_t e[EP_EDGES][2];
-    int ne = 0, kept = 0, near = 0;
-    for (int i = 0; i < q->nf; i++) {
-        const ep_face *f = &q->f[i];
-        const float *p0 = q->p[f->v[0]];
-        float rel[3] = { w[0] - p0[0], w[1] - p0[1], w[2] - p0[2] };
-        if (ep_dot(f->n, rel) > -EP_SEE) {
-            for (int k = 0; k < 3; k++)
-                if (!ep_edge(q, e, &ne, f->v[k], f->v[(k + 1) % 3]))
-                    return 0;
-            continue;
-        }
-        if (kept != i)
-            q->f[kept] = *f;
-        if (q->f[kept].d < q->f[near].d)
-            near = kept;
-        kept++;
-    }
-    for (int i = 0; i < ne; i++)
-        q->edge_at[e[i][0]][e[i][1]] = 0;
-    if (ne < 3 || kept + ne > EP_FACES)
+    const int ne = h.nout, v = q->nv;
+    if (ne != h.ngone + 2 || q->nf + 2 > EP_FACES)
         return 0;
-    const int v = q->nv++;
+    q->nv++;
     for (int k = 0; k < 3; k++) {
         q->p[v][k] = w[k];
         q->pa[v][k] = wa[k];
     }
-    q->nf = kept + ne;
+    uint8_t at[EP_FACES];
+    for (int i = 0; i < ne; i++)
+        at[i] = (uint8_t)(i < h.ngone ? h.gone[i] : q->nf + i - h.ngone);
+    q->nf += 2;
     for (int i = 0; i < ne; i++) {
-        if (!ep_face_set(q, kept + i, e[i][0], e[i][1], v))
+        /* the unseen face's edge (b, a) is the new face's (a, b) */
+        const ep_face *g = &q->f[h.out[i]];
+        const int m = h.out_edge[i], a = g->v[m == 2 ? 0 : m + 1], b = g->v[m];
+        if (!ep_face_set(q, at[i], a, b, v))
             return 0;
-        if (q->f[kept + i].d < q->f[near].d)
-            near = kept + i;
+        ep_link(q, at[i], 0, h.out[i], m);
     }
-    q->near = near;
+    for (int i = 0; i < ne; i++) {
+        const int next = at[i + 1 < ne ? i + 1 : 0];
+        if (q->f[at[i]].v[1] != q->f[next].v[0])
+            return 0;
+        ep_link(q, at[i], 1, next, 2);
+    }
+    q->near = ep_nearest(q);
     return 1;
 }
 
