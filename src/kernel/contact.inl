@@ -319,10 +319,24 @@ static GJKB_INLINE mw ct_exact_axis(const gjkb__world *w, size_t o, const pack_w
     return exact;
 }
 
-/* EPA's lanes m with a cylinder or a cone: the normal made exact
- * (refine.inl) into *ln; the lanes it holds for. */
-static GJKB_INLINE mw ct_refined_axis(const gjkb__world *w, size_t o, const pack_w *k, mw m, ct_lane *ln)
+/* The lanes with a sphere or a capsule: a point or a segment core, whose
+ * GJK axis ct_axis_off's check is enough for. */
+static GJKB_INLINE mw ct_ball(const gjkb__world *w, size_t o)
 {
+    iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
+    return mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
+                 mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
+}
+
+/* Lanes m with a cylinder or a cone, EPA's (by_epa) or GJK's with the
+ * cores apart (the least of the support gap over normals is the distance
+ * as the least depth is the penetration, so the same search makes GJK's
+ * float axis exact): the normal made exact (refine.inl) into *ln; the
+ * lanes it holds for. */
+static GJKB_INLINE mw ct_refined_axis(const gjkb__world *w, size_t o, const pack_w *k, mw m, mw by_epa, ct_lane *ln)
+{
+    mw apart = mw_andnot(fw_gt(fw_add(ln->dist, k->m), fw_zero()), ct_ball(w, o));
+    m = mw_and(m, mw_or(by_epa, apart));
     m = mw_and(m, mw_or(cc_curved(iw_load(w->lane_ka + o)), cc_curved(iw_load(w->lane_kb + o))));
     if (!mw_any(m))
         return m;
@@ -350,10 +364,7 @@ static GJKB_INLINE void ct_other_points(const gjkb__world *w, const gjkb__world 
      * or a rim touches; EPA's meets its depth. Against a sphere's or a
      * capsule's core (a point or a segment) ct_axis_off's check is enough */
     mw curved = mw_or(fw_gt(k->sa.c.rd, fw_zero()), fw_gt(k->sb.c.rd, fw_zero()));
-    iw ka = iw_load(rw->lane_ka + o), kb = iw_load(rw->lane_kb + o);
-    mw ball = mw_or(mw_or(iw_eq(ka, iw_splat(GJKB_SPHERE)), iw_eq(kb, iw_splat(GJKB_SPHERE))),
-                    mw_or(iw_eq(ka, iw_splat(GJKB_CAPSULE)), iw_eq(kb, iw_splat(GJKB_CAPSULE))));
-    rest = mw_andnot(rest, mw_andnot(curved, mw_or(not_gjk, ball)));
+    rest = mw_andnot(rest, mw_andnot(curved, mw_or(not_gjk, ct_ball(rw, o))));
     if (!mw_any(rest))
         return;
     mg_manifold(rw, o, k, ln->n, ln->dist, ln->a, ct_keep(w, k), rest, exact, &ms, &gen);
@@ -396,7 +407,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw by_epa = mw_andnot(lanes, iw_eq(iw_loadu(solved + o), iw_zero()));
         ct_lane ln = { n, a, nw, dist, dist_w };
         mw exact = ct_exact_axis(&rw, o, &k, mw_and(lanes, k.valid), by_epa, &ln);
-        exact = mw_or(exact, ct_refined_axis(&rw, o, &k, mw_andnot(mw_and(mw_and(lanes, k.valid), by_epa), exact), &ln));
+        exact = mw_or(exact, ct_refined_axis(&rw, o, &k, mw_andnot(mw_and(lanes, k.valid), exact), by_epa, &ln));
         n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
         fw_store(p->dist + o, ln.dist_w);
         /* GJK's axis is a direction only where the cores are clearly apart
