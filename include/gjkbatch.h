@@ -211,7 +211,9 @@ typedef struct gjkb_manifolds {
  *             NaN in hit mode, the best upper bound found in distance mode.
  *   a, b      witness points on A and B, world coordinates (distance mode;
  *             for overlap only when the cores are apart and the margins touch
- *             or overlap, else NaN). |b - a| = distance for separated pairs.
+ *             or overlap, else NaN). |b - a| = distance for separated pairs;
+ *             when stopped early beyond max_distance, the support points of
+ *             the plane that proves the bound, at least that far apart.
  *   n         unit axis from A to B (distance mode; NaN where undefined).
  *   iterations  support evaluations of the Minkowski difference used.
  * Contact mode differs from distance mode for overlapping pairs only:
@@ -230,8 +232,9 @@ typedef struct gjkb_manifolds {
  *   manifold  see gjkb_manifolds (all NULL: none written; only count,
  *             when any other manifold array is given, is required). In
  *             hit and distance modes the manifold arrays are not touched.
- * For now every backend answers contact mode with the double-precision
- * reference, pair by pair (docs/contacts.md). */
+ * Every backend answers contact mode in float across lanes; the pairs float
+ * cannot settle go to the double-precision reference, pair by pair, and
+ * gjkb_stats.refined counts them (docs/contacts.md). */
 typedef struct gjkb_results {
     uint8_t *status;                  /* gjkb_status */
     double *distance;

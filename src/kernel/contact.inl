@@ -74,6 +74,9 @@ static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw 
  * allows along it: its error is about 3e-7 of the extent over the
  * distance, times the extent along it. */
 #define CT_AXIS_MIN 3e-2f
+/* Down to this core distance, float GJK's axis stays within the
+ * manifold's loose slack (MG_CURVED_AXIS: 3e-7 / 1e-3 is a seventh of it). */
+#define CT_NEAR_MIN 1e-3f
 /* Two boxes closer than that take the separating axis as their normal
  * when it realizes the distance (face or edge contact), to this much. */
 #define CT_AXIS_SAME 2e-6f
@@ -207,9 +210,9 @@ typedef struct ct_side {
     iw key;
 } ct_side;
 
-static GJKB_INLINE ct_side ct_side_of(const pack_w *k, const shape_w *sh, iw kind, v3w u)
+static GJKB_INLINE ct_side ct_side_of(const pack_w *k, const shape_w *sh, iw kind, v3w u, fw slack)
 {
-    const fw zero = fw_zero(), slack = fw_splat(CT_RULE_SLACK);
+    const fw zero = fw_zero();
     mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
     mw box = mw_and(iw_eq(kind, iw_splat(GJKB_BOX)), fw_eq(sh->c.margin, zero));
     fw lean = fw_sqrt(fw_add(fw_mul(u.x, u.x), fw_mul(u.y, u.y))), uz = fw_abs(u.z);
@@ -232,13 +235,14 @@ static GJKB_INLINE ct_side ct_side_of(const pack_w *k, const shape_w *sh, iw kin
 }
 
 /* One point where either feature is a point (a sphere, a capsule's end)
- * and the other is known: the witnesses a (A's frame, scaled) and the
- * signed distance, keyed by the two features. */
-static GJKB_INLINE void ct_one_point(const pack_w *k, const gjkb__world *w, size_t o, v3w n, v3w a, fw dist,
+ * and the other is known, the rules' angles decided to within slack: the
+ * witnesses a (A's frame, scaled) and the signed distance, keyed by the
+ * two features. */
+static GJKB_INLINE void ct_one_point(const pack_w *k, const gjkb__world *w, size_t o, v3w n, v3w a, fw dist, fw slack,
                                      mb_out *mf, mw *ok)
 {
-    ct_side sa = ct_side_of(k, &k->sa, iw_load(w->lane_ka + o), n);
-    ct_side sb = ct_side_of(k, &k->sb, iw_load(w->lane_kb + o), m3_mul_t(k->pose.r, v3_neg(n)));
+    ct_side sa = ct_side_of(k, &k->sa, iw_load(w->lane_ka + o), n, slack);
+    ct_side sb = ct_side_of(k, &k->sb, iw_load(w->lane_kb + o), m3_mul_t(k->pose.r, v3_neg(n)), slack);
     *ok = mw_and(mw_and(sa.known, sb.known), mw_or(sa.point, sb.point));
     iw key = iw_add(iw_shl(sa.key, 16), sb.key);
     mf->count = iw_splat(1);
@@ -348,14 +352,17 @@ static GJKB_INLINE mw ct_refined_axis(const gjkb__world *w, size_t o, const pack
 /* The lanes the box manifold did not answer (`ok`): a single point where
  * the kinds make one (ct_one_point), else the generic manifold
  * (manifold.inl) on the lanes whose axis is trusted, except on a curved
- * core where the axis is GJK's float one. *one gets the lanes answered,
- * *wit those whose deepest point is the witnesses. */
+ * core where the axis is GJK's float one. Lanes `near` have GJK's axis
+ * with the cores nearly touching: off by up to MG_CURVED_AXIS, so both
+ * decide with that slack. *one gets the lanes answered, *wit those whose
+ * deepest point is the witnesses. */
 static GJKB_INLINE void ct_other_points(const gjkb__world *w, const gjkb__world *rw, size_t o, const pack_w *k,
-                                        const ct_lane *ln, mw trusted, mw ok, mw not_gjk, mw exact, mb_out *mf,
-                                        mw *one, mw *wit)
+                                        const ct_lane *ln, mw trusted, mw ok, mw not_gjk, mw exact, mw near,
+                                        mb_out *mf, mw *one, mw *wit)
 {
     mb_out ms;
-    ct_one_point(k, rw, o, ln->n, ln->a, ln->dist, &ms, one);
+    fw slack = fw_sel(near, fw_splat(MG_CURVED_AXIS), fw_splat(CT_RULE_SLACK));
+    ct_one_point(k, rw, o, ln->n, ln->a, ln->dist, slack, &ms, one);
     *one = mw_and(mw_andnot(*one, ok), trusted);
     ct_take_points(mf, &ms, *one);
     mw rest = mw_andnot(trusted, mw_or(ok, *one)), gen;
@@ -367,7 +374,9 @@ static GJKB_INLINE void ct_other_points(const gjkb__world *w, const gjkb__world 
     rest = mw_andnot(rest, mw_andnot(curved, mw_or(not_gjk, ct_ball(rw, o))));
     if (!mw_any(rest))
         return;
-    mg_manifold(rw, o, k, ln->n, ln->dist, ln->a, ct_keep(w, k), rest, exact, &ms, &gen);
+    mw curved_kind = mw_or(cc_curved(iw_load(rw->lane_ka + o)), cc_curved(iw_load(rw->lane_kb + o)));
+    mg_manifold(rw, o, k, ln->n, ln->dist, ln->a, ct_keep(w, k), rest, mw_or(mw_andnot(curved_kind, exact), near),
+                &ms, &gen);
     ct_take_points(mf, &ms, gen);
     *one = mw_or(*one, gen);
     /* the deepest point lies on both features; EPA's witnesses only within
@@ -416,6 +425,11 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw axis = mw_or(fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN)),
                         mw_and(ct_spheres(&rw, o), fw_gt(fw_add(dist, k.m), fw_zero())));
         axis = mw_or(axis, mw_andnot(exact, by_epa));
+        /* nearly touching (two bare boxes aside: they take the separating
+         * axis): GJK's axis, off by up to MG_CURVED_AXIS */
+        mw near = mw_andnot(mw_andnot(fw_ge(fw_add(dist, k.m), fw_splat(CT_NEAR_MIN)), axis),
+                            mw_or(by_epa, ct_boxes(&rw, o, &k)));
+        axis = mw_or(axis, near);
         /* the exact lanes too: a box's feature is float's guess */
         fine = mw_or(fine, exact);
         fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
@@ -438,7 +452,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw ok = mw_andnot(boxes, none);
         if (!mw_all(mw_or(ok, mw_not(lanes))))
             ct_other_points(w, &rw, o, &k, &ln, mw_and(mw_and(fine, axis), mw_and(k.valid, lanes)), ok,
-                            mw_or(by_epa, exact), exact, &mf, &one, &wit);
+                            mw_or(by_epa, exact), exact, near, &mf, &one, &wit);
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
         iw_store(p->wit + o, iw_sel(wit, iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */

@@ -1426,18 +1426,14 @@ static GJKB_INLINE int mg_side_contact(const mg_side *s, float z)
     return s->kind == GJKB_CAPSULE && fabsf(z) < (1.0f - MG_SIDE_IN) * s->h[2] - MG_SHORT;
 }
 
-static GJKB_INLINE int mg_curved(int kind)
-{
-    return kind == GJKB_CYLINDER || kind == GJKB_CONE;
-}
-
 /* The bundle's lanes `want` (valid, finite, trusted axis n): their
  * manifolds into *out where *ok comes back set. dist, a (A's witness) and
- * keep as ct_points_of has them, A's scaled frame. Lanes `exact` have
- * their axis from a closed form, not float's approach to a curved side:
- * they keep only the flat kinds' slack. */
+ * keep as ct_points_of has them, A's scaled frame. Lanes `loose` have
+ * float's axis off by up to MG_CURVED_AXIS (its approach to a curved
+ * side, or to nearly touching cores) and decide with that slack; the
+ * others keep the flat kinds' slack. */
 static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w *k, v3w n, fw dist, v3w a, fw keep,
-                                    mw want, mw exact, mb_out *out, mw *ok)
+                                    mw want, mw loose, mb_out *out, mw *ok)
 {
     enum { F_N = 0, F_A = 3, F_HA = 6, F_HB = 10, F_R = 14, F_T = 23, F_DIST = 26, F_KEEP, F_TOL, F_MA, F_MB, F_INV,
            F_COUNT };
@@ -1462,7 +1458,7 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
     memset(okey, 0, sizeof okey);
     memset(ocount, 0, sizeof ocount);
     memset(ook, 0, sizeof ook);
-    const unsigned exact_bits = mw_bits(exact);
+    const unsigned loose_bits = mw_bits(loose);
     for (unsigned bits = mw_bits(want); bits; bits &= bits - 1u) {
         const int i = __builtin_ctz(bits);
         mg_side sa, sb;
@@ -1470,8 +1466,7 @@ static GJKB_INLINE void mg_manifold(const gjkb__world *w, size_t o, const pack_w
         const float hb[4] = { v[F_HB][i], v[F_HB + 1][i], v[F_HB + 2][i], v[F_HB + 3][i] };
         mg_side_of(w, w->lane_ka[o + i], w->lane_a[o + i], ha, v[F_MA][i], v[F_INV][i], iv[0][i], iv[1][i], &sa);
         mg_side_of(w, w->lane_kb[o + i], w->lane_b[o + i], hb, v[F_MB][i], v[F_INV][i], iv[2][i], iv[3][i], &sb);
-        int curved = (mg_curved(sa.kind) || mg_curved(sb.kind)) && !((exact_bits >> i) & 1u);
-        sa.slack = sb.slack = curved ? MG_CURVED_AXIS : MG_SLACK;
+        sa.slack = sb.slack = (loose_bits >> i) & 1u ? MG_CURVED_AXIS : MG_SLACK;
         float r[9], t[3], nn[3], wa[3], cb[3];
         for (int c = 0; c < 9; c++)
             r[c] = v[F_R + c][i];
