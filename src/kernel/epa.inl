@@ -49,6 +49,7 @@ typedef struct ep_face {
 typedef struct ep_poly {
     float p[EP_VERTS][3], pa[EP_VERTS][3];
     ep_face f[EP_FACES];
+    float fd[EP_FACES];     /* the faces' offsets in one row, for the nearest */
     int nv, nf;
     int state;          /* 0 running, 1 converged, -1 left to the reference */
     int near;           /* the nearest face */
@@ -79,7 +80,7 @@ static GJKB_INLINE int ep_face_set(ep_poly *q, int i, int a, int b, int c)
     f->gone = 0;
     for (int k = 0; k < 3; k++)
         f->n[k] = n[k] * inv;
-    f->d = ep_dot(f->n, pa);
+    f->d = q->fd[i] = ep_dot(f->n, pa);
     /* the origin must stay inside every face (a few roundings of slack) */
     return f->d >= -EP_GAP;
 }
@@ -98,7 +99,7 @@ static GJKB_INLINE int ep_nearest(const ep_poly *q)
 {
     int best = 0;
     for (int i = 1; i < q->nf; i++)
-        if (q->f[i].d < q->f[best].d)
+        if (q->fd[i] < q->fd[best])
             best = i;
     return best;
 }
