@@ -1750,7 +1750,7 @@ static void test_near_touching_cores(void **state)
         { GJKB_BOX, GJKB_CAPSULE }, { GJKB_HULL, GJKB_CAPSULE }, { GJKB_BOX, GJKB_HULL }, { GJKB_BOX, GJKB_BOX },
         { GJKB_HULL, GJKB_HULL }, { GJKB_SPHERE, GJKB_HULL },
     };
-    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], near_pairs, 3e-2, 0.0, 30);
+    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], near_pairs, 3e-2, 0.0, 22);
 }
 
 /* Frame 10 of the main job (seed 1): a cylinder's cap on a face of the

@@ -430,6 +430,17 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw near = mw_andnot(mw_andnot(fw_ge(fw_add(dist, k.m), fw_splat(CT_NEAR_MIN)), axis),
                             mw_or(by_epa, ct_boxes(&rw, o, &k)));
         axis = mw_or(axis, near);
+        /* a flat face among them: its normal, where it realizes the distance */
+        mw snapped = mw_false();
+        if (mw_any(mw_and(near, lanes))) {
+            cs_out c = fa_axis(&rw, o, &k, mw_and(mw_and(near, lanes), k.valid), n, dist, a);
+            ct_take_axis(&ln, &k, &c, c.ok);
+            n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
+            fw_store(p->dist + o, ln.dist_w);
+            exact = mw_or(exact, c.ok);
+            near = mw_andnot(near, c.ok);
+            snapped = c.ok;
+        }
         /* the exact lanes too: a box's feature is float's guess */
         fine = mw_or(fine, exact);
         fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
@@ -454,6 +465,8 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
             ct_other_points(w, &rw, o, &k, &ln, mw_and(mw_and(fine, axis), mw_and(k.valid, lanes)), ok,
                             mw_or(by_epa, exact), exact, near, &mf, &one, &wit);
         iw_store(p->ok + o, iw_sel(mw_or(ok, one), iw_splat(1), iw_zero()));
+        /* a snapped axis moved the witnesses too */
+        wit = mw_or(wit, mw_and(snapped, one));
         iw_store(p->wit + o, iw_sel(wit, iw_splat(1), iw_zero()));
         /* the loops' axis as it was; a separating axis back to world */
         v3w sat_w = v3_unit(m3_mul(k.ra, n));

@@ -95,6 +95,7 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 #include "kernel/contact_sphere.inl"
 #include "kernel/contact_curved.inl"
 #include "kernel/refine.inl"
+#include "kernel/face_axis.inl"
 #include "kernel/epa.inl"
 #include "kernel/manifold.inl"
 #include "kernel/contact.inl"
