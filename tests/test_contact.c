@@ -1740,9 +1740,9 @@ static void near_pairs(cset *c, gjkb_kind ka, gjkb_kind kb, uint32_t n, uint64_t
 
 /* Rounded boxes, capsules, spheres and hulls touching through their
  * margins with the cores nearly touching (GJK's float axis then off by up
- * to 1e-3 rad): the manifold decides them with that slack. Flat features
- * of two polytopes still go to the reference where the axis error moves
- * their separation (half of them; 75% before). */
+ * to 1e-3 rad): a face or two edges give the exact axis (face_axis.inl),
+ * the rest are decided with that slack; most do not go to the reference
+ * (docs/performance.md has the shares). */
 static void test_near_touching_cores(void **state)
 {
     (void)state;

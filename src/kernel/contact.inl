@@ -349,6 +349,22 @@ static GJKB_INLINE mw ct_refined_axis(const gjkb__world *w, size_t o, const pack
     return c.ok;
 }
 
+/* Lanes m with the cores nearly touching (two bare boxes aside: they
+ * take the separating axis): where a face or two edges touch, their exact
+ * axis (face_axis.inl) into *ln, the lanes in *snapped; the others keep
+ * GJK's axis, off by up to MG_CURVED_AXIS, and are returned. */
+static GJKB_INLINE mw ct_near_axis(const gjkb__world *w, size_t o, const pack_w *k, mw m, ct_lane *ln, mw *snapped)
+{
+    mw near = mw_andnot(mw_and(m, fw_ge(fw_add(ln->dist, k->m), fw_splat(CT_NEAR_MIN))), ct_boxes(w, o, k));
+    *snapped = mw_false();
+    if (!mw_any(near))
+        return near;
+    cs_out c = fa_axis(w, o, k, mw_and(near, k->valid), ln->n, ln->dist, ln->a);
+    ct_take_axis(ln, k, &c, c.ok);
+    *snapped = c.ok;
+    return mw_andnot(near, c.ok);
+}
+
 /* The lanes the box manifold did not answer (`ok`): a single point where
  * the kinds make one (ct_one_point), else the generic manifold
  * (manifold.inl) on the lanes whose axis is trusted, except on a curved
@@ -425,22 +441,11 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         mw axis = mw_or(fw_ge(fw_add(dist, k.m), fw_splat(CT_AXIS_MIN)),
                         mw_and(ct_spheres(&rw, o), fw_gt(fw_add(dist, k.m), fw_zero())));
         axis = mw_or(axis, mw_andnot(exact, by_epa));
-        /* nearly touching (two bare boxes aside: they take the separating
-         * axis): GJK's axis, off by up to MG_CURVED_AXIS */
-        mw near = mw_andnot(mw_andnot(fw_ge(fw_add(dist, k.m), fw_splat(CT_NEAR_MIN)), axis),
-                            mw_or(by_epa, ct_boxes(&rw, o, &k)));
-        axis = mw_or(axis, near);
-        /* a flat face among them: its normal, where it realizes the distance */
-        mw snapped = mw_false();
-        if (mw_any(mw_and(near, lanes))) {
-            cs_out c = fa_axis(&rw, o, &k, mw_and(mw_and(near, lanes), k.valid), n, dist, a);
-            ct_take_axis(&ln, &k, &c, c.ok);
-            n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
-            fw_store(p->dist + o, ln.dist_w);
-            exact = mw_or(exact, c.ok);
-            near = mw_andnot(near, c.ok);
-            snapped = c.ok;
-        }
+        mw snapped, near = ct_near_axis(&rw, o, &k, mw_andnot(lanes, mw_or(axis, by_epa)), &ln, &snapped);
+        axis = mw_or(axis, mw_or(near, snapped));
+        exact = mw_or(exact, snapped);
+        n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
+        fw_store(p->dist + o, ln.dist_w);
         /* the exact lanes too: a box's feature is float's guess */
         fine = mw_or(fine, exact);
         fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
