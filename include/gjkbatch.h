@@ -215,7 +215,10 @@ typedef struct gjkb_manifolds {
  *             when stopped early beyond max_distance, the support points of
  *             the plane that proves the bound, at least that far apart.
  *   n         unit axis from A to B (distance mode; NaN where undefined).
- *   iterations  support evaluations of the Minkowski difference used.
+ *   iterations  support evaluations of the Minkowski difference used; 0
+ *             where hit mode decided the pair from balls about the bodies'
+ *             origins (bounding spheres apart beyond the touching band, or
+ *             balls inside both shapes overlapping).
  * Contact mode differs from distance mode for overlapping pairs only:
  *   distance  minus the penetration depth: the length of the shortest
  *             translation of B that leaves the shapes only touching (0 to

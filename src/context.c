@@ -79,6 +79,7 @@ void gjkb_destroy(gjkb_context *ctx)
     free(ctx->hull_first);
     free(ctx->hull_n);
     free(ctx->hull_radius);
+    free(ctx->hull_inner);
     free(ctx->face_first);
     free(ctx->face_n);
     free(ctx->face);
@@ -201,7 +202,7 @@ static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
 {
     uint32_t need = ctx->point_count + slots;
     uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap;
-    uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap, hcap5 = hcap, hcap6 = hcap;
+    uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap, hcap5 = hcap, hcap6 = hcap, hcap7 = hcap;
     if (!grow_aligned(&ctx->hx, ctx->point_count, &cap, need) ||
         !grow_aligned(&ctx->hy, ctx->point_count, &cap2, need) ||
         !grow_aligned(&ctx->hz, ctx->point_count, &cap3, need) ||
@@ -210,6 +211,7 @@ static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
         !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_radius, &hcap4, ctx->hull_count + 1, sizeof(float)) ||
+        !grow((void **)&ctx->hull_inner, &hcap7, ctx->hull_count + 1, sizeof(float)) ||
         !grow((void **)&ctx->face_first, &hcap5, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->face_n, &hcap6, ctx->hull_count + 1, sizeof(int32_t)))
         return false;
@@ -285,6 +287,22 @@ static bool face_exact(const gjkb__hull_topology *t, const float *xyz, const gjk
     return true;
 }
 
+/* The radius of a ball about the hull's origin inside it (hit mode's
+ * early verdicts, pack.inl): the least offset of its face planes, less
+ * their merge tolerance; -inf (no ball, not even the origin) without a
+ * solid's faces or with the origin not well inside. */
+static float hull_inner(const gjkb__hull_topology *t, double radius)
+{
+    double inner = t->face_count >= 4 ? INFINITY : -INFINITY;
+    for (uint32_t f = 0; f < t->face_count; f++) { /* bound: face count */
+        const gjkb__hull_face *hf = &t->face[f];
+        double len = sqrt(hf->n[0] * hf->n[0] + hf->n[1] * hf->n[1] + hf->n[2] * hf->n[2]);
+        inner = fmin(inner, len > 0.0 ? hf->d / len : 0.0);
+    }
+    inner -= 16.0 * GJKB__HULL_MERGE_REL * radius;
+    return inner > 0.0 ? (float)(inner * (1.0 - 0x1p-20)) : -INFINITY;
+}
+
 /* The face whose loop runs b -> a: across the edge a -> b. */
 static int32_t face_across(const gjkb__hull_topology *t, uint32_t a, uint32_t b)
 {
@@ -358,6 +376,7 @@ gjkb_error gjkb_hull_add(gjkb_context *ctx, const float *xyz, uint32_t n, uint32
     ctx->hull_first[ctx->hull_count] = (int32_t)h.first;
     ctx->hull_n[ctx->hull_count] = (int32_t)h.n;
     ctx->hull_radius[ctx->hull_count] = h.valid ? (float)h.radius : NAN;
+    ctx->hull_inner[ctx->hull_count] = h.valid ? hull_inner(&h.topo, h.radius) : -INFINITY;
     ctx->hulls[ctx->hull_count++] = h;
     return ok(ctx);
 }

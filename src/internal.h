@@ -46,6 +46,7 @@ struct gjkb_context {
     /* the same hulls as the wide kernels gather them */
     int32_t *hull_first, *hull_n;
     float *hull_radius;              /* NaN for an invalid hull */
+    float *hull_inner;               /* a ball about the origin inside the hull; -inf: none */
     uint32_t point_count, point_cap;
     /* their faces for the contact manifold (gjkb__face, packed.h): per
      * hull the first face and the count, then the faces and their loops */

@@ -623,6 +623,7 @@ static gjkb__world world_of(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         .hull_first = hulls ? ctx->hull_first : &zero_i,
         .hull_n = hulls ? ctx->hull_n : &zero_i,
         .hull_radius = hulls ? ctx->hull_radius : &zero_f,
+        .hull_inner = hulls ? ctx->hull_inner : &zero_f,
         .hx = points ? ctx->hx : &zero_f, .hy = points ? ctx->hy : &zero_f, .hz = points ? ctx->hz : &zero_f,
         .face_first = hulls ? ctx->face_first : &zero_i, .face_n = hulls ? ctx->face_n : &zero_i,
         .face = faces ? ctx->face : &zero_face, .face_vertex = faces ? ctx->face_vertex : &zero_i,

@@ -16,7 +16,7 @@
 #define DIST_TOL 1e-4
 
 /* Hulls every context registers, in this order (ids 0..5). */
-enum { H_CUBE, H_SEGMENT, H_SQUARE, H_DUPLICATES, H_POINT, H_TWO };
+enum { H_CUBE, H_SEGMENT, H_SQUARE, H_DUPLICATES, H_POINT, H_TWO, H_OFF };
 
 static void register_hulls(gjkb_context *ctx)
 {
@@ -27,9 +27,11 @@ static void register_hulls(gjkb_context *ctx)
     static const float dup[] = { 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, -1, -1, -1, -1, -1, -1 };
     static const float point[] = { 0.5f, 0, 0 };
     static const float two[] = { 0, 0, -1, 0, 0, 1 };
-    const float *pts[] = { cube, segment, square, dup, point, two };
-    const uint32_t n[] = { 8, 3, 5, 8, 1, 2 };
-    for (uint32_t i = 0; i < 6; i++) {
+    static const float off[] = { 2, -1, -1, 4, -1, -1, 2, 1, -1, 4, 1, -1, /* its origin outside */
+                                 2, -1, 1,  4, -1, 1,  2, 1, 1,  4, 1, 1 };
+    const float *pts[] = { cube, segment, square, dup, point, two, off };
+    const uint32_t n[] = { 8, 3, 5, 8, 1, 2, 8 };
+    for (uint32_t i = 0; i < 7; i++) {
         uint32_t id;
         assert_int_equal(gjkb_hull_add(ctx, pts[i], n[i], &id), GJKB_OK);
         assert_int_equal(id, i);
@@ -208,6 +210,73 @@ static void test_named_cases_every_backend(void **state)
     gjkb_destroy(ref);
 }
 
+/* Hit mode's early verdicts (pack.inl): where balls about the bodies'
+ * origins inside the shapes overlap, the pair overlaps before any support
+ * (0 iterations); where the bounding spheres are apart, it is separated.
+ * Shapes with a small inner ball or none (a thin box, a cone, a hull whose
+ * origin lies outside it) must not be called overlapping by it, and bad
+ * input stays invalid where the balls overlap. */
+typedef struct early_case {
+    const char *name;
+    gjkb_shape a, b;
+    int expect, early;
+} early_case;
+
+static uint32_t early_cases(early_case *c)
+{
+    uint32_t n = 0;
+    gjkb_shape capsule = tu_capsule(0.3, 1.0), cube = tu_shape(GJKB_HULL, 0, 0, 0), off = cube;
+    capsule.margin = 0.1f;
+    cube.hull = H_CUBE;
+    off.hull = H_OFF;
+    gjkb_shape zero_q = tu_sphere(0.5), nan_size = tu_box(0.5, NAN, 0.5);
+    memset(zero_q.rot, 0, sizeof zero_q.rot);
+    c[n++] = (early_case){ "concentric boxes", tu_box(1, 0.5, 0.7), tu_at(tu_box(0.3, 0.3, 0.3), 0.2, 0.1, 0), E_OVL, 1 };
+    c[n++] = (early_case){ "spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 0.9, 0, 0), E_OVL, 1 };
+    c[n++] = (early_case){ "cube hull, sphere", cube, tu_at(tu_sphere(0.2), 0.5, 0.5, 0), E_OVL, 1 };
+    c[n++] = (early_case){ "capsule with margin, sphere", capsule, tu_at(tu_sphere(0.1), 0.45, 0, 0), E_OVL, 1 };
+    c[n++] = (early_case){ "thin box, sphere by its corner", tu_box(1, 0.2, 1), tu_at(tu_sphere(0.05), 0.9, 0.9, 0),
+                           E_SEP, 0 };
+    c[n++] = (early_case){ "cone, sphere by its waist", tu_cone(1, 1), tu_at(tu_sphere(0.05), 0.9, 0, 0), E_SEP, 0 };
+    c[n++] = (early_case){ "hull around an outside origin", off, tu_sphere(0.5), E_SEP, 0 };
+    c[n++] = (early_case){ "far spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 3, 0, 0), E_SEP, 1 };
+    c[n++] = (early_case){ "zero quaternion", zero_q, tu_at(tu_sphere(0.5), 0.1, 0, 0), GJKB_INVALID, 1 };
+    c[n++] = (early_case){ "NaN size", nan_size, tu_at(tu_sphere(0.5), 0.1, 0, 0), GJKB_INVALID, 1 };
+    return n;
+}
+
+static void test_early_verdicts_every_backend(void **state)
+{
+    (void)state;
+    early_case cases[16];
+    uint32_t n = early_cases(cases);
+    gjkb_query q = { .mode = GJKB_HIT };
+    tu_batch t = { 0 };
+    for (uint32_t i = 0; i < n; i++)
+        tu_batch_add(&t, &cases[i].a, &cases[i].b);
+    int backends = 0;
+    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        backends++;
+        gjkb_context *ctx = context((gjkb_backend)b);
+        tu_batch_fill_sentinel(&t);
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            const char *bn = gjkb_backend_name((gjkb_backend)b);
+            if (t.status[i] != cases[i].expect)
+                fail_msg("%s (%s): %s, expected %s", cases[i].name, bn, gjkb_status_name((gjkb_status)t.status[i]),
+                         gjkb_status_name((gjkb_status)cases[i].expect));
+            if (cases[i].expect != GJKB_INVALID && (t.iterations[i] == 0) != cases[i].early)
+                fail_msg("%s (%s): %u iterations, expected %s", cases[i].name, bn, t.iterations[i],
+                         cases[i].early ? "none" : "some");
+        }
+        gjkb_destroy(ctx);
+    }
+    assert_true(backends >= 2);
+    tu_batch_free(&t);
+}
+
 /* Far pairs keep the documented tolerance: sphere-sphere, sphere-box,
  * capsule-capsule and box-box at gaps of 1e2 to 1e8 times the pair's
  * scale, random directions and rotations, against the closed forms, on the
@@ -270,7 +339,7 @@ static void test_zero_size_tiny_gaps_every_backend(void **state)
     uint32_t n = 0;
     for (int e = -30; e <= -3; e += 3)
         for (int k = 0; k < 3; k++, n++) {
-            gjkb_shape a = k == 0 ? tu_hull_shape(6) : k == 1 ? tu_sphere(0) : tu_box(0, 0, 0);
+            gjkb_shape a = k == 0 ? tu_hull_shape(H_OFF + 1) : k == 1 ? tu_sphere(0) : tu_box(0, 0, 0);
             gjkb_shape b = tu_at(a, 0.3 * pow(10.0, e), 0.4 * pow(10.0, e), 0.5 * pow(10.0, e));
             a = tu_at(a, 0, 0, 0);
             tu_batch_add(&t, &a, &b);
@@ -283,7 +352,7 @@ static void test_zero_size_tiny_gaps_every_backend(void **state)
         gjkb_context *ctx = context((gjkb_backend)b);
         uint32_t id;
         assert_int_equal(gjkb_hull_add(ctx, origin, 1, &id), GJKB_OK);
-        assert_int_equal(id, 6);
+        assert_int_equal(id, H_OFF + 1);
         for (int mode = GJKB_HIT; mode <= GJKB_DISTANCE; mode++) {
             gjkb_query q = { .mode = (gjkb_mode)mode };
             assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
@@ -664,6 +733,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_named_cases_every_backend),
+        cmocka_unit_test(test_early_verdicts_every_backend),
         cmocka_unit_test(test_warm_start_every_backend),
         cmocka_unit_test(test_bounds_every_backend),
         cmocka_unit_test(test_bounded_follows_unbounded_every_backend),

@@ -717,6 +717,53 @@ static void test_context(void **state)
     gjkb_destroy(ctx);
 }
 
+/* The ball about a hull's origin that hit mode's early verdicts trust
+ * (ctx->hull_inner): inside the hull, so no direction's support falls
+ * short of it; not much smaller than the least support either (half of it
+ * at the least); none (-inf) where the origin is outside the hull or the
+ * hull is flat, a segment or a point. */
+static void test_inner_ball(void **state)
+{
+    (void)state;
+    gjkb_context *ctx = NULL;
+    assert_int_equal(gjkb_create(NULL, &ctx), GJKB_OK);
+    tu_rng r = tu_rng_make(0x1BA11);
+    for (int kind = SPHERE; kind <= GAUSS; kind++)
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            cloud c = random_cloud(kind, 8 + 4 * (uint32_t)seed, seed);
+            uint32_t id;
+            assert_int_equal(gjkb_hull_add(ctx, c.xyz, c.n, &id), GJKB_OK);
+            double inner = ctx->hull_inner[id], least = INFINITY;
+            for (int k = 0; k < 4000; k++) {
+                tu_v3 u = tu_v(gauss(&r), gauss(&r), gauss(&r));
+                u = tu_scale(u, 1.0 / tu_len(u));
+                double h = -INFINITY;
+                for (uint32_t i = 0; i < c.n; i++)
+                    h = fmax(h, tu_dot(cloud_p(c.xyz, i), u));
+                least = fmin(least, h);
+            }
+            if (least > 0.0) {
+                assert_true(inner <= least);
+                assert_true(inner >= 0.5 * least);
+            } else {
+                assert_true(isinf(inner) && inner < 0);
+            }
+            free(c.xyz);
+        }
+    static const float off[] = { 2, 0, 0, 3, 0, 0, 2, 1, 0, 2, 0, 1 };
+    static const float flat[] = { -1, -1, 0, 1, -1, 0, 0, 1, 0 };
+    static const float seg[] = { -1, 0, 0, 1, 0, 0 };
+    static const float point[] = { 0, 0, 0 };
+    const float *pts[] = { off, flat, seg, point };
+    const uint32_t n[] = { 4, 3, 2, 1 };
+    for (int i = 0; i < 4; i++) {
+        uint32_t id;
+        assert_int_equal(gjkb_hull_add(ctx, pts[i], n[i], &id), GJKB_OK);
+        assert_true(isinf(ctx->hull_inner[id]) && ctx->hull_inner[id] < 0);
+    }
+    gjkb_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_flat),          cmocka_unit_test(test_flat_exact),
         cmocka_unit_test(test_permutation),   cmocka_unit_test(test_repeatable),
         cmocka_unit_test(test_translated),    cmocka_unit_test(test_context),
+        cmocka_unit_test(test_inner_ball),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

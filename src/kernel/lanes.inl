@@ -87,7 +87,9 @@ typedef struct ls_chunk {
 static GJKB_INLINE gjkb__world ls_chunk_world(const gjkb__world *w, const lane_queue *in, int fresh, ls_chunk *k)
 {
     const int warm = fresh && w->lane_wx;
-    for (uint32_t i = 0; i < LS_QCAP; i++) {
+    /* whole bundles: the lanes past n repeat the first */
+    const uint32_t end = (in->n + GJKB_W - 1) / GJKB_W * GJKB_W;
+    for (uint32_t i = 0; i < end; i++) {
         uint32_t j = in->lane[i < in->n ? i : 0];
         k->pa[i] = w->lane_a[j];
         k->pb[i] = w->lane_b[j];

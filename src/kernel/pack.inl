@@ -51,23 +51,26 @@ static GJKB_INLINE body_w pk_load_body(const gjkb__world *w, iw body)
 }
 
 /* One side's core from its body: the shape core's decode, the hull's
- * range and validity, and its extent (bounding radius about its origin,
- * margin included), unscaled. */
-static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw body, iw kind, mw *valid, fw *extent)
+ * range and validity, its extent (bounding radius about its origin,
+ * margin included) and its inner radius (a ball about its origin inside
+ * it, margin included; -inf for a hull that holds no such ball), unscaled. */
+static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw body, iw kind, mw *valid, fw *extent,
+                                   fw *inner)
 {
     const fw zero = fw_zero();
     shape_w r;
     r.c = sh_core(kind, b->s, b->m, valid);
     r.hf = r.last = iw_zero();
     r.any_round = r.any_cone = r.max_points = 0;   /* pk_scale_side settles them */
-    fw hull_extent = zero;
+    fw hull_extent = zero, hull_inner = zero;
     mw hull = r.c.hull;
     if (w->hull && mw_any(hull)) {
         fw radius = b->hull_radius;
         iw first = b->hull_first, n = b->hull_n;
+        /* Only hull lanes' ids are known to be registered. */
+        iw id = iw_sel(hull, iw_gather(w->hull, body), iw_zero());
+        hull_inner = fw_sel(hull, fw_gather(w->hull_inner, id), zero);
         if (!w->records) {
-            /* Only hull lanes' ids are known to be registered. */
-            iw id = iw_sel(hull, iw_gather(w->hull, body), iw_zero());
             radius = fw_gather(w->hull_radius, id);
             first = iw_gather(w->hull_first, id);
             n = iw_gather(w->hull_n, id);
@@ -78,6 +81,7 @@ static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw bod
         hull_extent = fw_sel(hull, radius, zero);
     }
     *extent = fw_add(fw_add(sh_radius(&r.c), hull_extent), r.c.margin);
+    *inner = fw_add(fw_add(sh_inner(&r.c), hull_inner), r.c.margin);
     return r;
 }
 
@@ -99,17 +103,30 @@ static GJKB_INLINE void pk_scale_side(shape_w *s, fw inv, mw valid)
         s->max_points = 1 - iw_reduce_min(iw_sub(iw_zero(), iw_sel(s->c.hull, s->last, iw_splat(-1))));
 }
 
-/* A body's rotation; invalid lanes are cleared from valid. A record holds
- * the matrix sh_quat_rotation made, NaN in R0 where it was invalid. */
-static GJKB_INLINE void pk_rotation(const gjkb__world *w, const body_w *b, mw *valid, fw m[9])
+/* Whether a body's rotation is valid, with what its matrix needs: a
+ * record holds the matrix sh_quat_rotation made, NaN in R0 where it was
+ * invalid; a quaternion is checked here (*qq its squared length) and
+ * turned into a matrix only where a lane needs the pair's frame. */
+static GJKB_INLINE mw pk_rotation_ok(const gjkb__world *w, const body_w *b, fw *qq)
+{
+    if (w->records) {
+        *qq = fw_splat(1.0f);
+        return fw_isfinite(b->r[0]);
+    }
+    mw ok = sh_quat_ok(b->q[0], b->q[1], b->q[2], b->q[3], qq);
+    *qq = fw_sel(ok, *qq, fw_splat(1.0f));
+    return ok;
+}
+
+/* A body's rotation matrix (pk_rotation_ok's qq). */
+static GJKB_INLINE void pk_rotation(const gjkb__world *w, const body_w *b, fw qq, fw m[9])
 {
     if (w->records) {
         for (int k = 0; k < 9; k++)
             m[k] = b->r[k];
-        *valid = mw_and(*valid, fw_isfinite(m[0]));
         return;
     }
-    *valid = mw_and(*valid, sh_quat_rotation(b->q[0], b->q[1], b->q[2], b->q[3], m));
+    sh_quat_matrix(b->q[0], b->q[1], b->q[2], b->q[3], fw_div(fw_splat(2.0f), qq), m);
 }
 
 /* What every loop starts from. Margins, tolerance and limits are in the
@@ -127,6 +144,7 @@ typedef struct pack_w {
     v3w dir;            /* first search direction */
     mw valid;
     mw apart;           /* hit mode: bounding spheres apart beyond the band */
+    mw deep;            /* hit mode: inner balls overlapping */
     mw far;             /* distance mode: too far apart for float (GJKB_K_FAR) */
 } pack_w;
 
@@ -140,17 +158,27 @@ static GJKB_INLINE fw pk_scale(fw extent, fw tl)
     return fw_max(scale, fw_splat(0x1p-60f));
 }
 
+/* Hit mode's verdicts before any support, from balls about the bodies'
+ * origins (tr the offset's length, unscaled): where the bounding spheres
+ * are apart by more than the touching band, the gap (at least tr -
+ * extent) decides; where the inner balls overlap, so do the shapes. The
+ * extra 2^-10 covers the float rounding of both sides many times over. */
+static GJKB_INLINE void pk_early(const gjkb__world *world, fw extent, fw inner, fw tr, const int distance_mode,
+                                 pack_w *k)
+{
+    if (distance_mode) {
+        k->apart = k->deep = mw_false();
+        return;
+    }
+    k->apart = mw_and(k->valid, fw_gt(tr, fw_mul(extent, fw_splat(1.0f + 0x1p-10f + world->tolerance))));
+    k->deep = mw_and(k->valid, fw_lt(fw_mul(tr, fw_splat(1.0f + 0x1p-10f)), inner));
+}
+
 /* The limits of the loops, from the pair's extent, B's offset length tl
  * and the margins (k->m and scale set). */
 static GJKB_INLINE void pk_limits(const gjkb__world *world, fw extent, fw tl, const int distance_mode, pack_w *k)
 {
     k->tol = fw_mul(fw_mul(fw_splat(world->tolerance), extent), k->inv_scale);
-    /* Hit mode: where the bounding spheres are apart by more than the
-     * touching band, the gap (at least |t| - extent) decides before any
-     * support. The extra 2^-10 of the extent covers the float rounding of
-     * both sides many times over. */
-    k->apart = distance_mode ? mw_false()
-                             : mw_and(k->valid, fw_gt(tl, fw_mul(extent, fw_splat(1.0f + 0x1p-10f + world->tolerance))));
     /* A support plane proves the cores apart by more than `lim`: hit mode
      * stops at the touching band, distance mode at the early-stop distance
      * but never inside the band (an early stop there would call a touching
@@ -177,23 +205,14 @@ static GJKB_INLINE v3w pk_direction(const gjkb__world *world, size_t o, const fw
     return dir;
 }
 
-/* Pack: the lanes' bodies, kinds, B's offset from A and warm axes (laid
- * out by the pipeline), both rotations and cores, B's pose in A's frame,
- * the scale and the limits. */
-static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
-                                  pack_w *k)
+/* The pair's frame for lanes that run a loop: both rotations, B's pose in
+ * A's frame, the scale, the sides scaled and the limits. */
+static GJKB_INLINE void pk_frame(const gjkb__world *world, size_t o, const body_w *ba, const body_w *bb, fw qa,
+                                 fw qb, v3w r, fw extent, const int distance_mode, pack_w *k)
 {
-    iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
-    v3w r = v3_load(world->lane_dx + o, world->lane_dy + o, world->lane_dz + o);
-    mw valid = mw_first_n((int)(count - (uint32_t)o));
-    valid = mw_and(valid, mw_and(mw_and(sh_coord_ok(r.x), sh_coord_ok(r.y)), sh_coord_ok(r.z)));
     fw rb[9];
-    body_w ba = pk_load_body(world, ia), bb = pk_load_body(world, ib);
-    pk_rotation(world, &ba, &valid, k->ra);
-    pk_rotation(world, &bb, &valid, rb);
-    fw ext_a, ext_b;
-    k->sa = pk_side(world, &ba, ia, iw_load(world->lane_ka + o), &valid, &ext_a);
-    k->sb = pk_side(world, &bb, ib, iw_load(world->lane_kb + o), &valid, &ext_b);
+    pk_rotation(world, ba, qa, k->ra);
+    pk_rotation(world, bb, qb, rb);
     const fw *ra = k->ra;
     for (int row = 0; row < 3; row++)
         for (int col = 0; col < 3; col++)
@@ -201,21 +220,72 @@ static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size
                                               fw_mul(ra[6 + row], rb[6 + col]));
     v3w t = m3_mul_t(ra, r);
     fw tl = fw_sqrt(v3_dot(t, t));
-    fw extent = fw_add(ext_a, ext_b);
     fw scale = pk_scale(extent, tl);
     /* 1/scale, exact: the exponent mirrored about the bias. */
     fw inv_scale = fw_from_bits(iw_sub(iw_splat(0x7F000000), fw_bits(scale)));
-    pk_scale_side(&k->sa, inv_scale, valid);
-    pk_scale_side(&k->sb, inv_scale, valid);
+    pk_scale_side(&k->sa, inv_scale, k->valid);
+    pk_scale_side(&k->sb, inv_scale, k->valid);
     k->pose.t = v3_scale(t, inv_scale);
     k->scale = scale;
     k->inv_scale = inv_scale;
     k->ma = k->sa.c.margin;
     k->mb = k->sb.c.margin;
     k->m = fw_add(k->ma, k->mb);
-    k->valid = valid;
     pk_limits(world, extent, tl, distance_mode, k);
     k->dir = pk_direction(world, o, ra, t, tl);
+}
+
+/* A bundle answered early: the frame's values defined, none used. */
+static GJKB_INLINE void pk_no_frame(pack_w *k)
+{
+    const fw zero = fw_zero();
+    for (int i = 0; i < 9; i++)
+        k->ra[i] = k->pose.r[i] = zero;
+    k->pose.t = k->dir = v3_zero();
+    k->scale = k->inv_scale = k->ma = k->mb = k->m = zero;
+    k->tol = k->lim2 = k->touch2 = k->core2 = zero;
+}
+
+/* What pk_lanes read that the pair's frame is made of. */
+typedef struct pk_in {
+    body_w a, b;
+    fw qa, qb;          /* the quaternions' squared lengths (pk_rotation_ok) */
+    v3w r;              /* B's offset from A, world axes */
+    fw extent;
+} pk_in;
+
+/* The lanes' bodies, kinds and B's offset from A (laid out by the
+ * pipeline), their validity and hit mode's early verdicts. */
+static GJKB_INLINE void pk_lanes(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
+                                 pack_w *k, pk_in *in)
+{
+    iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
+    in->r = v3_load(world->lane_dx + o, world->lane_dy + o, world->lane_dz + o);
+    mw valid = mw_first_n((int)(count - (uint32_t)o));
+    valid = mw_and(valid, mw_and(mw_and(sh_coord_ok(in->r.x), sh_coord_ok(in->r.y)), sh_coord_ok(in->r.z)));
+    in->a = pk_load_body(world, ia);
+    in->b = pk_load_body(world, ib);
+    valid = mw_and(valid, mw_and(pk_rotation_ok(world, &in->a, &in->qa), pk_rotation_ok(world, &in->b, &in->qb)));
+    fw ext_a, ext_b, in_a, in_b;
+    k->sa = pk_side(world, &in->a, ia, iw_load(world->lane_ka + o), &valid, &ext_a, &in_a);
+    k->sb = pk_side(world, &in->b, ib, iw_load(world->lane_kb + o), &valid, &ext_b, &in_b);
+    k->valid = valid;
+    in->extent = fw_add(ext_a, ext_b);
+    pk_early(world, in->extent, fw_add(in_a, in_b), fw_sqrt(v3_dot(in->r, in->r)), distance_mode, k);
+    k->far = mw_false();
+}
+
+/* Pack: pk_lanes, and the pair's frame where some lane needs it (a
+ * bundle answered early leaves it zero). */
+static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
+                                  pack_w *k)
+{
+    pk_in in;
+    pk_lanes(world, count, o, distance_mode, k, &in);
+    if (mw_any(mw_andnot(mw_andnot(k->valid, k->apart), k->deep)))
+        pk_frame(world, o, &in.a, &in.b, in.qa, in.qb, in.r, in.extent, distance_mode, k);
+    else
+        pk_no_frame(k);
 }
 
 /* Support point of the pair's difference in direction d (support.inl). */

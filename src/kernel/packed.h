@@ -84,6 +84,7 @@ typedef struct gjkb__world {
     const int32_t *hull;        /* NULL: no hull bodies */
     const int32_t *hull_first, *hull_n;
     const float *hull_radius;   /* NaN for an invalid hull */
+    const float *hull_inner;    /* radius of a ball about the origin inside the hull; -inf: none */
     const float *hx, *hy, *hz;  /* all hull points (at least GJKB_PACK_ALIGN, padded) */
     /* per hull id: its faces face[face_first .. face_first + face_n) (none
      * for a hull without faces: a point, a segment, an invalid hull) */

@@ -160,6 +160,15 @@ static GJKB_INLINE fw sh_radius(const core_w *c)
     return fw_sqrt(fw_add(v3_dot(c->h, c->h), fw_mul(c->rd, c->rd)));
 }
 
+/* The radius of a ball about the analytic core's origin inside the core
+ * (margin not included): a box's least half extent, a cylinder's least of
+ * radius and half height; 0 for points, segments, cones and hulls. */
+static GJKB_INLINE fw sh_inner(const core_w *c)
+{
+    fw r = fw_min(fw_min(fw_add(c->h.x, c->rd), fw_add(c->h.y, c->rd)), c->h.z);
+    return fw_sel(c->cone, fw_zero(), r);
+}
+
 /* An L1 bound on the analytic core's points (bounds.inl's rounding slack):
  * the box's half extents plus 1.5 times the disk radius. */
 static GJKB_INLINE fw sh_l1_size(const core_w *c)
