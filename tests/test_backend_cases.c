@@ -277,6 +277,106 @@ static void test_early_verdicts_every_backend(void **state)
     tu_batch_free(&t);
 }
 
+/* Box pairs decided by their separating axes (sat.inl) agree with the
+ * reference: random orientations, both axis-aligned (exactly parallel
+ * edges), B turned from A by 1e-7 to 1e-2 rad (nearly parallel) or by a
+ * quarter turn, with and without margins, placed at gaps from -1e-1 to
+ * 1e-1 of the scale through the touching band. The reference decides
+ * every pair outside the band; the axes must decide most margin-free
+ * pairs at 1e-3 of the scale or more from touching (0 iterations). */
+static void q_mul(float out[4], const float a[4], const float b[4])
+{
+    double w = (double)a[0] * b[0] - (double)a[1] * b[1] - (double)a[2] * b[2] - (double)a[3] * b[3];
+    double x = (double)a[0] * b[1] + (double)a[1] * b[0] + (double)a[2] * b[3] - (double)a[3] * b[2];
+    double y = (double)a[0] * b[2] - (double)a[1] * b[3] + (double)a[2] * b[0] + (double)a[3] * b[1];
+    double z = (double)a[0] * b[3] + (double)a[1] * b[2] - (double)a[2] * b[1] + (double)a[3] * b[0];
+    out[0] = (float)w, out[1] = (float)x, out[2] = (float)y, out[3] = (float)z;
+}
+
+static void box_pair(tu_rng *r, int mode, gjkb_shape *a, gjkb_shape *b)
+{
+    *a = tu_random_shape(r, GJKB_BOX, 0.3, 0);
+    *b = tu_random_shape(r, GJKB_BOX, 0.3, 0);
+    float turn[4];
+    if (mode == 1) {
+        memset(a->rot, 0, sizeof a->rot);
+        a->rot[0] = 1.0f;
+        memcpy(b->rot, a->rot, sizeof b->rot);
+    } else if (mode >= 2) {
+        tu_v3 u = tu_v(tu_range(r, -1, 1), tu_range(r, -1, 1), tu_range(r, -1, 1));
+        u = tu_scale(u, 1.0 / tu_len(u));
+        if (mode == 2)
+            tu_quat_axis_angle(turn, u.x, u.y, u.z, pow(10.0, tu_range(r, -7, -2)));
+        else
+            tu_quat_axis_angle(turn, 0, 0, 1, TU_PI / 2);
+        q_mul(b->rot, a->rot, turn);
+    }
+    tu_place_near(r, a, b, 1.0, 1.0);
+}
+
+static void test_box_axes_every_backend(void **state)
+{
+    (void)state;
+    static const double gaps[] = { 1e-1, 1e-3, 2e-5, 1e-8, 0.0, -1e-8, -2e-5, -1e-3, -1e-1 };
+    enum { BASE = 120, GAPS = sizeof gaps / sizeof gaps[0] };
+    gjkb_context *ref = context(GJKB_BACKEND_REFERENCE);
+    tu_rng r = tu_rng_make(0x5A7);
+    tu_batch t = { 0 };
+    int expect[BASE * GAPS], clear[BASE * GAPS];
+    gjkb_query dq = { .mode = GJKB_DISTANCE };
+    for (int i = 0; i < BASE; i++) {
+        gjkb_shape a, b0;
+        box_pair(&r, i % 4, &a, &b0);
+        tu_v3 off = tu_sub(tu_v(b0.pos[0], b0.pos[1], b0.pos[2]), tu_v(a.pos[0], a.pos[1], a.pos[2]));
+        off = tu_scale(off, 6.0 / tu_len(off));
+        b0 = tu_at(b0, a.pos[0] + off.x, a.pos[1] + off.y, a.pos[2] + off.z);
+        tu_geom ga = tu_geom_of(&a, NULL), gb = tu_geom_of(&b0, NULL);
+        double scale = tu_pair_scale(&ga, &gb);
+        for (int g = 0; g < GAPS; g++) {
+            gjkb_shape b = b0;
+            gjkb_result rr;
+            for (int step = 0; step < 3; step++) {
+                assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &rr), GJKB_OK);
+                assert_int_equal(rr.status, GJKB_SEPARATED);
+                double to = (step < 2 ? 1e-2 / (1 + 99 * step) : gaps[g]) * scale;
+                for (int k = 0; k < 3; k++)
+                    b.pos[k] -= (rr.distance - to) * rr.n[k];
+            }
+            uint32_t j = tu_batch_add(&t, &a, &b);
+            gjkb_result check;
+            assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &check), GJKB_OK);
+            if (gaps[g] >= 1e-6)
+                assert_int_equal(check.status, GJKB_SEPARATED);
+            else if (gaps[g] > 0)
+                assert_int_equal(check.status, GJKB_OVERLAP);
+            expect[j] = (int)check.status;
+            clear[j] = fabs(gaps[g]) >= 1e-3 && a.margin == 0 && b.margin == 0;
+        }
+    }
+    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
+        if (!gjkb_backend_available((gjkb_backend)bk))
+            continue;
+        gjkb_context *ctx = context((gjkb_backend)bk);
+        gjkb_query q = { .mode = GJKB_HIT };
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        uint32_t clear_n = 0, early = 0;
+        for (uint32_t i = 0; i < t.np; i++) {
+            if (t.status[i] != expect[i])
+                fail_msg("%s, pair %u (orientation %u, gap %g): %s, expected %s", gjkb_backend_name((gjkb_backend)bk),
+                         i, (i / GAPS) % 4, gaps[i % GAPS], gjkb_status_name((gjkb_status)t.status[i]),
+                         gjkb_status_name((gjkb_status)expect[i]));
+            clear_n += (uint32_t)clear[i];
+            early += (uint32_t)(clear[i] && t.iterations[i] == 0);
+        }
+        printf("[ stats    ] %s: %u of %u margin-free pairs 1e-3 or more from touching answered by the axes\n",
+               gjkb_backend_name((gjkb_backend)bk), early, clear_n);
+        assert_true(clear_n > 100 && early * 10 >= clear_n * 6);
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
+    gjkb_destroy(ref);
+}
+
 /* Far pairs keep the documented tolerance: sphere-sphere, sphere-box,
  * capsule-capsule and box-box at gaps of 1e2 to 1e8 times the pair's
  * scale, random directions and rotations, against the closed forms, on the
@@ -734,6 +834,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_named_cases_every_backend),
         cmocka_unit_test(test_early_verdicts_every_backend),
+        cmocka_unit_test(test_box_axes_every_backend),
         cmocka_unit_test(test_warm_start_every_backend),
         cmocka_unit_test(test_bounds_every_backend),
         cmocka_unit_test(test_bounded_follows_unbounded_every_backend),

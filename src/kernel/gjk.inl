@@ -16,6 +16,7 @@
  * The parts, one concept a file, in the order they build on each other:
  *   shape.inl    the shape core: kinds, validity, rotation, analytic support
  *   support.inl  hull support; the support point of the pair's difference
+ *   sat.inl      two boxes' separating axes: hit mode's early verdicts
  *   pack.inl     a bundle's pairs into their lanes, in the pair's frame
  *   simplex.inl  the simplex cascade both loops share, the final simplex
  *   verdict.inl  lane verdicts and the answers written back
@@ -84,6 +85,7 @@ _Static_assert(GJKB_K_HIT_CAP > 0 && GJKB_K_DIST_CAP > 0, "a pass takes at least
 #define GJKB_K_SLIVER 1e-6f
 #include "kernel/shape.inl"
 #include "kernel/support.inl"
+#include "kernel/sat.inl"
 #include "kernel/pack.inl"
 #include "kernel/simplex.inl"
 #include "kernel/verdict.inl"

@@ -252,6 +252,7 @@ typedef struct pk_in {
     fw qa, qb;          /* the quaternions' squared lengths (pk_rotation_ok) */
     v3w r;              /* B's offset from A, world axes */
     fw extent;
+    mw boxes;           /* both shapes are boxes */
 } pk_in;
 
 /* The lanes' bodies, kinds and B's offset from A (laid out by the
@@ -267,8 +268,10 @@ static GJKB_INLINE void pk_lanes(const gjkb__world *world, uint32_t count, size_
     in->b = pk_load_body(world, ib);
     valid = mw_and(valid, mw_and(pk_rotation_ok(world, &in->a, &in->qa), pk_rotation_ok(world, &in->b, &in->qb)));
     fw ext_a, ext_b, in_a, in_b;
-    k->sa = pk_side(world, &in->a, ia, iw_load(world->lane_ka + o), &valid, &ext_a, &in_a);
-    k->sb = pk_side(world, &in->b, ib, iw_load(world->lane_kb + o), &valid, &ext_b, &in_b);
+    iw ka = iw_load(world->lane_ka + o), kb = iw_load(world->lane_kb + o);
+    in->boxes = mw_and(iw_eq(ka, iw_splat(GJKB_BOX)), iw_eq(kb, iw_splat(GJKB_BOX)));
+    k->sa = pk_side(world, &in->a, ia, ka, &valid, &ext_a, &in_a);
+    k->sb = pk_side(world, &in->b, ib, kb, &valid, &ext_b, &in_b);
     k->valid = valid;
     in->extent = fw_add(ext_a, ext_b);
     pk_early(world, in->extent, fw_add(in_a, in_b), fw_sqrt(v3_dot(in->r, in->r)), distance_mode, k);
@@ -276,16 +279,26 @@ static GJKB_INLINE void pk_lanes(const gjkb__world *world, uint32_t count, size_
 }
 
 /* Pack: pk_lanes, and the pair's frame where some lane needs it (a
- * bundle answered early leaves it zero). */
+ * bundle answered early leaves it zero); hit mode then decides the box
+ * pairs it can by their separating axes (sat.inl). */
 static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
                                   pack_w *k)
 {
     pk_in in;
     pk_lanes(world, count, o, distance_mode, k, &in);
-    if (mw_any(mw_andnot(mw_andnot(k->valid, k->apart), k->deep)))
-        pk_frame(world, o, &in.a, &in.b, in.qa, in.qb, in.r, in.extent, distance_mode, k);
-    else
+    mw go = mw_andnot(mw_andnot(k->valid, k->apart), k->deep);
+    if (!mw_any(go)) {
         pk_no_frame(k);
+        return;
+    }
+    pk_frame(world, o, &in.a, &in.b, in.qa, in.qb, in.r, in.extent, distance_mode, k);
+    mw boxes = mw_and(go, in.boxes);
+    if (!distance_mode && mw_any(boxes)) {
+        mw apart, overlap;
+        sat_boxes(k->sa.c.h, k->sb.c.h, k->pose.r, k->pose.t, k->m, k->tol, boxes, &apart, &overlap);
+        k->apart = mw_or(k->apart, apart);
+        k->deep = mw_or(k->deep, overlap);
+    }
 }
 
 /* Support point of the pair's difference in direction d (support.inl). */
