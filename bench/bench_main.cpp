@@ -404,8 +404,10 @@ PlainCheck plain_check(const Workload &wl, bool dist)
     return c;
 }
 
-uint32_t run_plain(Workload &wl, bool dist, uint32_t *limited)
+uint32_t run_plain(Workload &wl, bool dist, uint32_t *limited, bool sat = false)
 {
+    if (sat)
+        return plain_sat_hit(wl.plain, wl.hit.data(), limited);
     return dist ? plain_gjk_distance(wl.plain, wl.hit.data(), wl.dist.data(), limited)
                 : plain_gjk_hit(wl.plain, wl.hit.data(), limited);
 }
@@ -441,10 +443,10 @@ void bm_plain_whole(benchmark::State &state, int w, bool dist)
     });
 }
 
-void bm_plain(benchmark::State &state, int w, bool dist)
+void bm_plain(benchmark::State &state, int w, bool dist, bool sat = false)
 {
     uint32_t limited = 0;
-    if (!bm_timed(state, w, [dist, &limited] { return run_plain(g_wl, dist, &limited); }))
+    if (!bm_timed(state, w, [dist, sat, &limited] { return run_plain(g_wl, dist, &limited, sat); }))
         return;
     state.counters["limit"] = limited;
     if (g_wl.have_ref && g_wl.ensure_ref_signed()) {   // untimed, after the loop
@@ -1190,6 +1192,12 @@ void register_all()
             benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
                 bm_plain(st, w, dist);
             })->Unit(benchmark::kMillisecond);
+            if (!dist) {
+                name = "BM_plain_sat_hit/" + wl;
+                benchmark::RegisterBenchmark(name.c_str(), [w](benchmark::State &st) {
+                    bm_plain(st, w, false, true);
+                })->Unit(benchmark::kMillisecond);
+            }
             name = std::string(dist ? "BM_plain_gjk_dist_whole/" : "BM_plain_gjk_hit_whole/") + wl;
             benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
                 bm_plain_whole(st, w, dist);

@@ -40,6 +40,11 @@ void plain_gjk_free(plain_gjk *p);
 /* Boolean GJK on every pair: hit[i] 0/1. Returns the overlaps; *limited
  * (may be NULL) gets the pairs that used every iteration. */
 uint32_t plain_gjk_hit(const plain_gjk *p, uint8_t *hit, uint32_t *limited);
+/* The hit query with box pairs by the 15 separating axes (Gottschalk's
+ * OBB test with margins: GJK where the rounding decides) and every other
+ * pair by plain_gjk_hit's GJK: what a user compares gjkbatch's box pairs
+ * with, since gjkbatch decides them by their axes too (sat.inl). */
+uint32_t plain_sat_hit(const plain_gjk *p, uint8_t *hit, uint32_t *limited);
 /* Distance GJK on every pair: dist[i] the distance (0 when overlapping: a
  * gap within 1e-6 of the pair's scale, gjkbatch's touching band), hit[i]
  * the verdict. Returns the overlaps. */
