@@ -29,6 +29,7 @@ import tempfile
 BACKENDS = ["reference", "scalar", "sse4", "avx2", "avx512", "neon"]
 PEERS = {  # benchmark family -> (column label, query it answers)
     "BM_plain_gjk_hit": ("plain GJK (triple products)", "hit"),
+    "BM_plain_sat_hit": ("plain box SAT + GJK", "hit"),
     "BM_ccd_gjk": ("libccd GJK (default start)", "hit"),
     "BM_ccd_gjk_centre": ("libccd GJK (centre start)", "hit"),
     "BM_ccd_mpr": ("libccd MPR", "hit"),
@@ -50,7 +51,7 @@ MANIFOLD_PEERS = ("Bullet box-box", "ODE box-box")
 COLOURS = {
     "reference": "#7f7f7f", "scalar": "#8c564b", "sse4": "#1f77b4", "avx2": "#ff7f0e",
     "avx512": "#d62728", "neon": "#2ca02c", "libccd GJK (default start)": "#9467bd",
-    "libccd GJK (centre start)": "#6b4c9a", "libccd MPR": "#c5b0d5", "plain GJK (triple products)": "#e377c2",
+    "libccd GJK (centre start)": "#6b4c9a", "plain box SAT + GJK": "#f7b6d2", "libccd MPR": "#c5b0d5", "plain GJK (triple products)": "#e377c2",
     "plain GJK (signed volumes)": "#e377c2", "Bullet GJK (no pen. solver)": "#17becf",
     "Bullet GJK+EPA": "#0f7f8a", "libccd GJK-EPA": "#9467bd", "libccd MPR pen": "#c5b0d5",
     "Bullet GJK-EPA": "#17becf", "Bullet box-box": "#9edae5", "ODE box-box": "#bcbd22",

@@ -246,53 +246,35 @@ static GJKB_INLINE void pk_no_frame(pack_w *k)
     k->tol = k->lim2 = k->touch2 = k->core2 = zero;
 }
 
-/* What pk_lanes read that the pair's frame is made of. */
-typedef struct pk_in {
-    body_w a, b;
-    fw qa, qb;          /* the quaternions' squared lengths (pk_rotation_ok) */
-    v3w r;              /* B's offset from A, world axes */
-    fw extent;
-    mw boxes;           /* both shapes are boxes */
-} pk_in;
-
-/* The lanes' bodies, kinds and B's offset from A (laid out by the
- * pipeline), their validity and hit mode's early verdicts. */
-static GJKB_INLINE void pk_lanes(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
-                                 pack_w *k, pk_in *in)
-{
-    iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
-    in->r = v3_load(world->lane_dx + o, world->lane_dy + o, world->lane_dz + o);
-    mw valid = mw_first_n((int)(count - (uint32_t)o));
-    valid = mw_and(valid, mw_and(mw_and(sh_coord_ok(in->r.x), sh_coord_ok(in->r.y)), sh_coord_ok(in->r.z)));
-    in->a = pk_load_body(world, ia);
-    in->b = pk_load_body(world, ib);
-    valid = mw_and(valid, mw_and(pk_rotation_ok(world, &in->a, &in->qa), pk_rotation_ok(world, &in->b, &in->qb)));
-    fw ext_a, ext_b, in_a, in_b;
-    iw ka = iw_load(world->lane_ka + o), kb = iw_load(world->lane_kb + o);
-    in->boxes = mw_and(iw_eq(ka, iw_splat(GJKB_BOX)), iw_eq(kb, iw_splat(GJKB_BOX)));
-    k->sa = pk_side(world, &in->a, ia, ka, &valid, &ext_a, &in_a);
-    k->sb = pk_side(world, &in->b, ib, kb, &valid, &ext_b, &in_b);
-    k->valid = valid;
-    in->extent = fw_add(ext_a, ext_b);
-    pk_early(world, in->extent, fw_add(in_a, in_b), fw_sqrt(v3_dot(in->r, in->r)), distance_mode, k);
-    k->far = mw_false();
-}
-
-/* Pack: pk_lanes, and the pair's frame where some lane needs it (a
- * bundle answered early leaves it zero); hit mode then decides the box
- * pairs it can by their separating axes (sat.inl). */
+/* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
+ * pipeline), their validity and hit mode's early verdicts; the pair's
+ * frame only where some lane needs it (a bundle answered early leaves it
+ * zero), and then hit mode decides the box pairs it can by their
+ * separating axes (sat.inl). */
 static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
                                   pack_w *k)
 {
-    pk_in in;
-    pk_lanes(world, count, o, distance_mode, k, &in);
-    mw go = mw_andnot(mw_andnot(k->valid, k->apart), k->deep);
+    iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
+    iw ka = iw_load(world->lane_ka + o), kb = iw_load(world->lane_kb + o);
+    v3w r = v3_load(world->lane_dx + o, world->lane_dy + o, world->lane_dz + o);
+    fw rr = v3_dot(r, r), qa, qb;
+    mw valid = mw_and(mw_first_n((int)(count - (uint32_t)o)), sh_coords_ok(r.x, r.y, r.z, r.z, rr));
+    body_w ba = pk_load_body(world, ia), bb = pk_load_body(world, ib);
+    valid = mw_and(valid, mw_and(pk_rotation_ok(world, &ba, &qa), pk_rotation_ok(world, &bb, &qb)));
+    fw ext_a, ext_b, in_a, in_b;
+    k->sa = pk_side(world, &ba, ia, ka, &valid, &ext_a, &in_a);
+    k->sb = pk_side(world, &bb, ib, kb, &valid, &ext_b, &in_b);
+    k->valid = valid;
+    k->far = mw_false();
+    fw extent = fw_add(ext_a, ext_b);
+    pk_early(world, extent, fw_add(in_a, in_b), fw_sqrt(rr), distance_mode, k);
+    mw go = mw_andnot(mw_andnot(valid, k->apart), k->deep);
     if (!mw_any(go)) {
         pk_no_frame(k);
         return;
     }
-    pk_frame(world, o, &in.a, &in.b, in.qa, in.qb, in.r, in.extent, distance_mode, k);
-    mw boxes = mw_and(go, in.boxes);
+    pk_frame(world, o, &ba, &bb, qa, qb, r, extent, distance_mode, k);
+    mw boxes = mw_and(go, mw_and(iw_eq(ka, iw_splat(GJKB_BOX)), iw_eq(kb, iw_splat(GJKB_BOX))));
     if (!distance_mode && mw_any(boxes)) {
         mw apart, overlap;
         sat_boxes(k->sa.c.h, k->sb.c.h, k->pose.r, k->pose.t, k->m, k->tol, boxes, &apart, &overlap);

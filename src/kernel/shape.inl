@@ -22,16 +22,17 @@ typedef struct core_w {
     mw cone, hull;
 } core_w;
 
-/* 0 <= x <= GJKB_MAX_COORD, false for NaN: the rule for sizes and margins. */
-static GJKB_INLINE mw sh_size_ok(fw x)
-{
-    return mw_and(fw_ge(x, fw_zero()), fw_le(x, fw_splat((float)GJKB_MAX_COORD)));
-}
+/* The rules: a size or margin x is valid where 0 <= x <= GJKB_MAX_COORD,
+ * a quaternion component or an offset where |x| <= GJKB_MAX_COORD; NaN
+ * never is. */
 
-/* |x| <= GJKB_MAX_COORD, false for NaN: quaternion components, offsets. */
-static GJKB_INLINE mw sh_coord_ok(fw x)
+/* The coordinate rule for three or four values at once, where `sum` (a sum
+ * of their squares) is NaN if one of them is: the largest magnitude against
+ * the bound (max may drop a NaN, the sum keeps it). */
+static GJKB_INLINE mw sh_coords_ok(fw a, fw b, fw c, fw d, fw sum)
 {
-    return fw_le(fw_abs(x), fw_splat((float)GJKB_MAX_COORD));
+    fw big = fw_max(fw_max(fw_abs(a), fw_abs(b)), fw_max(fw_abs(c), fw_abs(d)));
+    return mw_and(fw_le(big, fw_splat((float)GJKB_MAX_COORD)), fw_eq(sum, sum));
 }
 
 /* The core of kind `kind` with sizes s and margin m, and in *valid the
@@ -39,7 +40,11 @@ static GJKB_INLINE mw sh_coord_ok(fw x)
 static GJKB_INLINE core_w sh_core(iw kind, const fw s[3], fw m, mw *valid)
 {
     const fw zero = fw_zero();
-    *valid = mw_and(*valid, mw_and(mw_and(sh_size_ok(s[0]), sh_size_ok(s[1])), mw_and(sh_size_ok(s[2]), sh_size_ok(m))));
+    /* the size rule for all four: the least and the largest in range, and
+     * no NaN (min and max may drop one, the sum keeps it) */
+    fw lo = fw_min(fw_min(s[0], s[1]), fw_min(s[2], m)), hi = fw_max(fw_max(s[0], s[1]), fw_max(s[2], m));
+    fw sum = fw_add(fw_add(s[0], s[1]), fw_add(s[2], m));
+    *valid = mw_and(*valid, mw_and(mw_and(fw_ge(lo, zero), fw_le(hi, fw_splat((float)GJKB_MAX_COORD))), fw_eq(sum, sum)));
     mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
     mw box = iw_eq(kind, iw_splat(GJKB_BOX)), cylinder = iw_eq(kind, iw_splat(GJKB_CYLINDER));
     mw cone = iw_eq(kind, iw_splat(GJKB_CONE));
@@ -78,7 +83,7 @@ static GJKB_INLINE void sh_quat_matrix(fw w, fw x, fw y, fw z, fw s, fw m[9])
 static GJKB_INLINE mw sh_quat_ok(fw qw, fw qx, fw qy, fw qz, fw *qq)
 {
     *qq = fw_add(fw_add(fw_add(fw_mul(qw, qw), fw_mul(qx, qx)), fw_mul(qy, qy)), fw_mul(qz, qz));
-    mw ok = mw_and(mw_and(sh_coord_ok(qw), sh_coord_ok(qx)), mw_and(sh_coord_ok(qy), sh_coord_ok(qz)));
+    mw ok = sh_coords_ok(qw, qx, qy, qz, *qq);
     return mw_and(ok, fw_ge(*qq, fw_splat(1e-30f)));
 }
 
