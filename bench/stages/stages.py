@@ -15,11 +15,12 @@ import subprocess
 import sys
 
 STAGES = [
-    ('validation', r'^(sh_coord_ok|sh_size_ok|sh_quat_ok|pk_rotation)\b'),
+    ('validation', r'^(sh_coord_ok|sh_coords_ok|sh_size_ok|sh_quat_ok|pk_rotation_ok)\b'),
     ('bucketing', r'^(pair_keys|info_keys|gjkb__analytic_key|gjkb__hull_key|gjkb__any_hull|put_lane|part_place|'
                   r'bucket_join|part_counts|kind_a_of|kind_b_of|run_chunk|run_single|keys_of|gjkb__pipeline|'
                   r'batch_plan)\b'),
-    ('pack', r'^(pk_|sh_quat_matrix|sh_quat_rotation|sh_core|sh_radius|fw_load_records)'),
+    ('pack', r'^(pk_|sh_quat_matrix|sh_quat_rotation|sh_core|sh_radius|sh_inner|fw_load_records)'),
+    ('box axes', r'^(sat_)'),
     ('support', r'^(sp_|sh_support)'),
     ('loop steps', r'^(lt_|sx_|vd_|proof_|cl_)'),
     ('contact', r'^(ct_|ep_|mg_|mb_|cb_)'),
