@@ -53,6 +53,13 @@ static named make(const char *name, gjkb_shape a, gjkb_shape b, int expect)
     return c;
 }
 
+/* The cases' pairs in t, in order. */
+static void batch_of(const named *c, uint32_t n, tu_batch *t)
+{
+    for (uint32_t i = 0; i < n; i++)
+        tu_batch_add(t, &c[i].a, &c[i].b);
+}
+
 static gjkb_shape translated(gjkb_shape s, double d)
 {
     return tu_at(s, s.pos[0] + d, s.pos[1] - d, s.pos[2] + 0.5 * d);
@@ -159,6 +166,16 @@ static gjkb_context *context(gjkb_backend b)
     return ctx;
 }
 
+/* The next wide backend after *b this machine runs, as a context with the
+ * hulls, or NULL past the last; start from GJKB_BACKEND_REFERENCE. */
+static gjkb_context *next_wide(int *b)
+{
+    while (++*b < GJKB_BACKEND_COUNT)
+        if (gjkb_backend_available((gjkb_backend)*b))
+            return context((gjkb_backend)*b);
+    return NULL;
+}
+
 static void test_named_cases_every_backend(void **state)
 {
     (void)state;
@@ -167,14 +184,10 @@ static void test_named_cases_every_backend(void **state)
     gjkb_context *ref = context(GJKB_BACKEND_REFERENCE);
     gjkb_query q = { .mode = GJKB_DISTANCE };
     tu_batch t = { 0 };
-    for (uint32_t i = 0; i < n; i++)
-        tu_batch_add(&t, &cases[i].a, &cases[i].b);
-    int backends = 0;
-    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
-        if (!gjkb_backend_available((gjkb_backend)b))
-            continue;
+    batch_of(cases, n, &t);
+    int backends = 0, b = GJKB_BACKEND_REFERENCE;
+    for (gjkb_context *ctx; (ctx = next_wide(&b)) != NULL;) {
         backends++;
-        gjkb_context *ctx = context((gjkb_backend)b);
         for (int mode = GJKB_HIT; mode <= GJKB_DISTANCE; mode++) {
             q.mode = (gjkb_mode)mode;
             tu_batch_fill_sentinel(&t);
@@ -216,65 +229,93 @@ static void test_named_cases_every_backend(void **state)
  * Shapes with a small inner ball or none (a thin box, a cone, a hull whose
  * origin lies outside it) must not be called overlapping by it, and bad
  * input stays invalid where the balls overlap. */
-typedef struct early_case {
-    const char *name;
-    gjkb_shape a, b;
-    int expect, early;
-} early_case;
-
-static uint32_t early_cases(early_case *c)
+/* The cases and, in early[], whether pack answers each (0 iterations). */
+static uint32_t early_cases(named *c, int *early)
 {
     uint32_t n = 0;
     gjkb_shape capsule = tu_capsule(0.3, 1.0), cube = tu_shape(GJKB_HULL, 0, 0, 0), off = cube;
     capsule.margin = 0.1f;
     cube.hull = H_CUBE;
     off.hull = H_OFF;
-    gjkb_shape zero_q = tu_sphere(0.5), nan_size = tu_box(0.5, NAN, 0.5);
+    gjkb_shape zero_q = tu_sphere(0.5), nan_size = tu_box(0.5, NAN, 0.5), near = tu_sphere(0.5);
     memset(zero_q.rot, 0, sizeof zero_q.rot);
-    c[n++] = (early_case){ "concentric boxes", tu_box(1, 0.5, 0.7), tu_at(tu_box(0.3, 0.3, 0.3), 0.2, 0.1, 0), E_OVL, 1 };
-    c[n++] = (early_case){ "spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 0.9, 0, 0), E_OVL, 1 };
-    c[n++] = (early_case){ "cube hull, sphere", cube, tu_at(tu_sphere(0.2), 0.5, 0.5, 0), E_OVL, 1 };
-    c[n++] = (early_case){ "capsule with margin, sphere", capsule, tu_at(tu_sphere(0.1), 0.45, 0, 0), E_OVL, 1 };
-    c[n++] = (early_case){ "thin box, sphere by its corner", tu_box(1, 0.2, 1), tu_at(tu_sphere(0.05), 0.9, 0.9, 0),
-                           E_SEP, 0 };
-    c[n++] = (early_case){ "cone, sphere by its waist", tu_cone(1, 1), tu_at(tu_sphere(0.05), 0.9, 0, 0), E_SEP, 0 };
-    c[n++] = (early_case){ "hull around an outside origin", off, tu_sphere(0.5), E_SEP, 0 };
-    c[n++] = (early_case){ "far spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 3, 0, 0), E_SEP, 1 };
-    c[n++] = (early_case){ "zero quaternion", zero_q, tu_at(tu_sphere(0.5), 0.1, 0, 0), GJKB_INVALID, 1 };
-    c[n++] = (early_case){ "NaN size", nan_size, tu_at(tu_sphere(0.5), 0.1, 0, 0), GJKB_INVALID, 1 };
+    near = tu_at(near, 0.1, 0, 0);
+    early[n] = 1, c[n++] = make("concentric boxes", tu_box(1, 0.5, 0.7), tu_at(tu_box(0.3, 0.3, 0.3), 0.2, 0.1, 0), E_OVL);
+    early[n] = 1, c[n++] = make("spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 0.9, 0, 0), E_OVL);
+    early[n] = 1, c[n++] = make("cube hull, sphere", cube, tu_at(tu_sphere(0.2), 0.5, 0.5, 0), E_OVL);
+    early[n] = 1, c[n++] = make("capsule with margin, sphere", capsule, tu_at(tu_sphere(0.1), 0.45, 0, 0), E_OVL);
+    early[n] = 0, c[n++] = make("thin box, sphere by its corner", tu_box(1, 0.2, 1), tu_at(tu_sphere(0.05), 0.9, 0.9, 0), E_SEP);
+    early[n] = 0, c[n++] = make("cone, sphere by its waist", tu_cone(1, 1), tu_at(tu_sphere(0.05), 0.9, 0, 0), E_SEP);
+    early[n] = 0, c[n++] = make("hull around an outside origin", off, tu_sphere(0.5), E_SEP);
+    early[n] = 1, c[n++] = make("far spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 3, 0, 0), E_SEP);
+    early[n] = 1, c[n++] = make("zero quaternion", zero_q, near, GJKB_INVALID);
+    early[n] = 1, c[n++] = make("NaN size", nan_size, near, GJKB_INVALID);
     return n;
 }
 
 static void test_early_verdicts_every_backend(void **state)
 {
     (void)state;
-    early_case cases[16];
-    uint32_t n = early_cases(cases);
+    named cases[16];
+    int early[16];
+    uint32_t n = early_cases(cases, early);
     gjkb_query q = { .mode = GJKB_HIT };
     tu_batch t = { 0 };
-    for (uint32_t i = 0; i < n; i++)
-        tu_batch_add(&t, &cases[i].a, &cases[i].b);
-    int backends = 0;
-    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
-        if (!gjkb_backend_available((gjkb_backend)b))
-            continue;
+    batch_of(cases, n, &t);
+    int backends = 0, b = GJKB_BACKEND_REFERENCE;
+    for (gjkb_context *ctx; (ctx = next_wide(&b)) != NULL;) {
         backends++;
-        gjkb_context *ctx = context((gjkb_backend)b);
-        tu_batch_fill_sentinel(&t);
         assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
         for (uint32_t i = 0; i < n; i++) {
             const char *bn = gjkb_backend_name((gjkb_backend)b);
             if (t.status[i] != cases[i].expect)
                 fail_msg("%s (%s): %s, expected %s", cases[i].name, bn, gjkb_status_name((gjkb_status)t.status[i]),
                          gjkb_status_name((gjkb_status)cases[i].expect));
-            if (cases[i].expect != GJKB_INVALID && (t.iterations[i] == 0) != cases[i].early)
+            if (cases[i].expect != GJKB_INVALID && (t.iterations[i] == 0) != early[i])
                 fail_msg("%s (%s): %u iterations, expected %s", cases[i].name, bn, t.iterations[i],
-                         cases[i].early ? "none" : "some");
+                         early[i] ? "none" : "some");
         }
         gjkb_destroy(ctx);
     }
     assert_true(backends >= 2);
     tu_batch_free(&t);
+}
+
+/* b moved 6 from a in the direction it has from it (apart: 6 is more
+ * than any two bounding radii); returns the pair's scale. */
+static double apart6(const gjkb_shape *a, gjkb_shape *b)
+{
+    tu_v3 off = tu_sub(tu_v(b->pos[0], b->pos[1], b->pos[2]), tu_v(a->pos[0], a->pos[1], a->pos[2]));
+    off = tu_scale(off, 6.0 / tu_len(off));
+    *b = tu_at(*b, a->pos[0] + off.x, a->pos[1] + off.y, a->pos[2] + off.z);
+    tu_geom ga = tu_geom_of(a, NULL), gb = tu_geom_of(b, NULL);
+    return tu_pair_scale(&ga, &gb);
+}
+
+/* b (apart from a) moved along the reference's axis until the gap is gap
+ * (of the scale): through 1e-2 and 1e-4 first, each step from a fresh
+ * distance; the pair added to t. Returns the reference's answer there,
+ * separated beyond the touching band (1e-6 of the scale) and overlapping
+ * within it; rr gets the last step's. */
+static gjkb_result add_at_gap(gjkb_context *ref, const gjkb_query *dq, tu_batch *t, const gjkb_shape *a,
+                              gjkb_shape b, double gap, double scale, gjkb_result *rr)
+{
+    static const double approach[] = { 1e-2, 1e-4 };
+    for (int step = 0; step < 3; step++) {
+        assert_int_equal(gjkb_query_pair(ref, a, &b, dq, rr), GJKB_OK);
+        assert_int_equal(rr->status, GJKB_SEPARATED);
+        double to = (step < 2 ? approach[step] : gap) * scale;
+        for (int k = 0; k < 3; k++)
+            b.pos[k] -= (rr->distance - to) * rr->n[k];
+    }
+    tu_batch_add(t, a, &b);
+    gjkb_result check;
+    assert_int_equal(gjkb_query_pair(ref, a, &b, dq, &check), GJKB_OK);
+    if (gap >= 1e-6)
+        assert_int_equal(check.status, GJKB_SEPARATED);
+    else if (gap > 0)
+        assert_int_equal(check.status, GJKB_OVERLAP);
+    return check;
 }
 
 /* Box pairs decided by their separating axes (sat.inl) agree with the
@@ -327,36 +368,16 @@ static void test_box_axes_every_backend(void **state)
     for (int i = 0; i < BASE; i++) {
         gjkb_shape a, b0;
         box_pair(&r, i % 4, &a, &b0);
-        tu_v3 off = tu_sub(tu_v(b0.pos[0], b0.pos[1], b0.pos[2]), tu_v(a.pos[0], a.pos[1], a.pos[2]));
-        off = tu_scale(off, 6.0 / tu_len(off));
-        b0 = tu_at(b0, a.pos[0] + off.x, a.pos[1] + off.y, a.pos[2] + off.z);
-        tu_geom ga = tu_geom_of(&a, NULL), gb = tu_geom_of(&b0, NULL);
-        double scale = tu_pair_scale(&ga, &gb);
+        double scale = apart6(&a, &b0);
         for (int g = 0; g < GAPS; g++) {
-            gjkb_shape b = b0;
             gjkb_result rr;
-            for (int step = 0; step < 3; step++) {
-                assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &rr), GJKB_OK);
-                assert_int_equal(rr.status, GJKB_SEPARATED);
-                double to = (step < 2 ? 1e-2 / (1 + 99 * step) : gaps[g]) * scale;
-                for (int k = 0; k < 3; k++)
-                    b.pos[k] -= (rr.distance - to) * rr.n[k];
-            }
-            uint32_t j = tu_batch_add(&t, &a, &b);
-            gjkb_result check;
-            assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &check), GJKB_OK);
-            if (gaps[g] >= 1e-6)
-                assert_int_equal(check.status, GJKB_SEPARATED);
-            else if (gaps[g] > 0)
-                assert_int_equal(check.status, GJKB_OVERLAP);
-            expect[j] = (int)check.status;
-            clear[j] = fabs(gaps[g]) >= 1e-3 && a.margin == 0 && b.margin == 0;
+            uint32_t j = t.np;
+            expect[j] = (int)add_at_gap(ref, &dq, &t, &a, b0, gaps[g], scale, &rr).status;
+            clear[j] = fabs(gaps[g]) >= 1e-3 && a.margin == 0 && b0.margin == 0;
         }
     }
-    for (int bk = GJKB_BACKEND_SCALAR; bk < GJKB_BACKEND_COUNT; bk++) {
-        if (!gjkb_backend_available((gjkb_backend)bk))
-            continue;
-        gjkb_context *ctx = context((gjkb_backend)bk);
+    int bk = GJKB_BACKEND_REFERENCE;
+    for (gjkb_context *ctx; (ctx = next_wide(&bk)) != NULL;) {
         gjkb_query q = { .mode = GJKB_HIT };
         assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
         uint32_t clear_n = 0, early = 0;
@@ -700,38 +721,17 @@ static void test_hit_near_touching_every_backend(void **state)
         gjkb_shape a = tu_random_shape(&r, kinds[i % 5], 0.5, 0), b0 = tu_random_shape(&r, kinds[(i / 5) % 5], 0.5, 0);
         /* Apart (6 > any two bounding radii) in a random direction. */
         tu_place_near(&r, &a, &b0, 1.0, 1.0);
-        tu_v3 off = tu_sub(tu_v(b0.pos[0], b0.pos[1], b0.pos[2]), tu_v(a.pos[0], a.pos[1], a.pos[2]));
-        off = tu_scale(off, 6.0 / tu_len(off));
-        b0 = tu_at(b0, a.pos[0] + off.x, a.pos[1] + off.y, a.pos[2] + off.z);
-        tu_geom ga = tu_geom_of(&a, NULL), gb = tu_geom_of(&b0, NULL);
-        double scale = tu_pair_scale(&ga, &gb);
+        double scale = apart6(&a, &b0);
         for (int g = 0; g < GAPS; g++) {
-            gjkb_shape b = b0;
             gjkb_result rr;
-            static const double approach[] = { 1e-2, 1e-4 };
-            for (int step = 0; step < 3; step++) {
-                assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &rr), GJKB_OK);
-                assert_int_equal(rr.status, GJKB_SEPARATED);
-                double to = (step < 2 ? approach[step] : gaps[g]) * scale;
-                for (int k = 0; k < 3; k++)
-                    b.pos[k] -= (rr.distance - to) * rr.n[k];
-            }
-            uint32_t j = tu_batch_add(&t, &a, &b);
+            uint32_t j = t.np;
             /* Decided by the gap where it is known: in the band (<= 1e-6 of
              * the scale) or not. */
-            gjkb_result check;
-            assert_int_equal(gjkb_query_pair(ref, &a, &b, &dq, &check), GJKB_OK);
-            if (gaps[g] >= 1e-6) {
-                assert_int_equal(check.status, GJKB_SEPARATED);
+            gjkb_result check = add_at_gap(ref, &dq, &t, &a, b0, gaps[g], scale, &rr);
+            if (gaps[g] >= 1e-6)
                 assert_true(fabs(check.distance - gaps[g] * scale) <= 1e-9 * scale);
-                expect[j] = GJKB_SEPARATED;
-            } else if (gaps[g] > 0) {
-                assert_int_equal(check.status, GJKB_OVERLAP);
-                expect[j] = GJKB_OVERLAP;
-            } else {
-                expect[j] = (int)check.status;
-                overlapping += check.status == GJKB_OVERLAP;
-            }
+            expect[j] = (int)check.status;
+            overlapping += gaps[g] <= 0 && check.status == GJKB_OVERLAP;
             for (int k = 0; k < 3; k++)
                 warm[k][j] = rr.n[k];
         }
