@@ -283,7 +283,7 @@ static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, cons
 /* Runs at most c->cap light steps of the bundle's lanes, each lane within
  * its own budget of c->budget steps, from the start or from the state in
  * c->resume. On a first pass a bundle whose active lanes fall to 1/
- * GJKB_K_PAUSE of the lanes it started with pauses early (a lane's answer does not depend
+ * GJKB_K_PAUSE of its width pauses early (a lane's answer does not depend
  * on where it pauses). Lanes still going get K_RETRY and their state in
  * c->spill (returned bits); lanes that spent the budget get K_LIMIT where
  * it is the iteration bound, else K_RETRY too and go on to the closest-
