@@ -738,8 +738,10 @@ static void test_inner_ball(void **state)
                 tu_v3 u = tu_v(gauss(&r), gauss(&r), gauss(&r));
                 u = tu_scale(u, 1.0 / tu_len(u));
                 double h = -INFINITY;
-                for (uint32_t i = 0; i < c.n; i++)
-                    h = fmax(h, tu_dot(cloud_p(c.xyz, i), u));
+                for (uint32_t i = 0; i < c.n; i++) {
+                    double d = tu_dot(cloud_p(c.xyz, i), u);
+                    h = d > h ? d : h;
+                }
                 least = fmin(least, h);
             }
             if (least > 0.0) {
