@@ -49,12 +49,6 @@ static GJKB_INLINE fw cb_comp(v3w v, int i)
     return i == 0 ? v.x : i == 1 ? v.y : v.z;
 }
 
-/* Column j of R (B's axis j in A's frame). */
-static GJKB_INLINE v3w cb_col(const fw r[9], int j)
-{
-    return v3_make(r[j], r[3 + j], r[6 + j]);
-}
-
 /* The least-overlap axis of the boxes: *sep its separation (> 0: apart,
  * the depth is -sep otherwise) and the unit normal; lanes where a badly
  * conditioned edge axis could decide come back in *refine. */
@@ -78,7 +72,7 @@ static GJKB_INLINE v3w cb_sat(const pack_w *k, fw *sep, mw *refine)
     }
     /* B's faces */
     for (int j = 0; j < 3; j++) {
-        v3w l = cb_col(r, j);
+        v3w l = m3_col(r, j);
         fw ra = fw_add(fw_add(fw_mul(ab[0], abs_r[j]), fw_mul(ab[1], abs_r[3 + j])), fw_mul(ab[2], abs_r[6 + j]));
         fw tl = v3_dot(t, l);
         cb_take(&best, l, tl, fw_sub(fw_abs(tl), fw_add(ra, bb[j])), fw_sqrt(v3_dot(l, l)), err);
@@ -88,7 +82,7 @@ static GJKB_INLINE v3w cb_sat(const pack_w *k, fw *sep, mw *refine)
         const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int j = 0; j < 3; j++) {
             const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-            v3w l = v3_cross(v3_make(fw_splat(i == 0), fw_splat(i == 1), fw_splat(i == 2)), cb_col(r, j));
+            v3w l = v3_cross(v3_make(fw_splat(i == 0), fw_splat(i == 1), fw_splat(i == 2)), m3_col(r, j));
             fw tl = v3_dot(t, l);
             fw ra = fw_add(fw_mul(ab[i1], abs_r[3 * i2 + j]), fw_mul(ab[i2], abs_r[3 * i1 + j]));
             fw rb = fw_add(fw_mul(bb[j1], abs_r[3 * i + j2]), fw_mul(bb[j2], abs_r[3 * i + j1]));

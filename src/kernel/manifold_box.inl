@@ -187,7 +187,7 @@ static GJKB_INLINE void mb_face_a(const pack_w *k, v3w n, mb_faces *f)
 static GJKB_INLINE void mb_face_b(const pack_w *k, v3w n, mb_faces *f)
 {
     const fw *r = k->pose.r;
-    const v3w c0 = cb_col(r, 0), c1 = cb_col(r, 1), c2 = cb_col(r, 2), hb = k->sb.c.h;
+    const v3w c0 = m3_col(r, 0), c1 = m3_col(r, 1), c2 = m3_col(r, 2), hb = k->sb.c.h;
     fw d0 = v3_dot(n, c0), d1 = v3_dot(n, c1), d2 = v3_dot(n, c2);
     mb_axis jx = mb_largest(d0, d1, d2);
     fw dj = mb_pick(jx, d0, d1, d2);

@@ -15,7 +15,10 @@
  *            not called overlapping.
  * The rest, near touching or with nearly parallel edges, run GJK as
  * before. B's face axes are r's columns, a rotation to a few ulps: what
- * that costs is within the slack. */
+ * that costs is within the slack. contact_box.inl runs the same axes for
+ * contact mode's depth (the least overlap and its normal, with its own
+ * error rule); this file only proves a verdict, so it needs neither
+ * divisions nor a best axis. */
 
 #define SAT_SLACK 0x1p-16f
 #define SAT_PARALLEL 0x1p-12f
@@ -37,12 +40,6 @@ static GJKB_INLINE void sat_axis(sat_state *s, fw gap, fw len)
     mw used = fw_gt(len, fw_zero());
     s->apart = mw_or(s->apart, mw_and(used, fw_gt(gap, fw_add(fw_mul(s->need, len), err))));
     s->overlap = mw_and(s->overlap, mw_and(used, fw_lt(gap, fw_neg(err))));
-}
-
-/* Column k of the row-major r. */
-static GJKB_INLINE v3w sat_col(const fw r[9], int k)
-{
-    return v3_make(r[k], r[3 + k], r[6 + k]);
 }
 
 /* The half extents' reach along L: sum h_i |L_i|. */
@@ -90,15 +87,14 @@ static GJKB_INLINE void sat_boxes(v3w a, v3w b, const fw r[9], v3w t, fw m, fw t
                                   mw *overlap)
 {
     const fw one = fw_splat(1.0f);
-    const v3w col[3] = { sat_col(r, 0), sat_col(r, 1), sat_col(r, 2) };
+    const v3w col[3] = { m3_col(r, 0), m3_col(r, 1), m3_col(r, 2) };
     const fw ta[3] = { t.x, t.y, t.z }, ah[3] = { a.x, a.y, a.z }, bh[3] = { b.x, b.y, b.z };
     fw size = fw_add(fw_add(fw_sqrt(v3_dot(t, t)), fw_add(fw_add(a.x, a.y), a.z)),
                      fw_add(fw_add(fw_add(b.x, b.y), b.z), m));
     sat_state s = { .apart = mw_false(), .overlap = lanes, .err = fw_mul(fw_splat(SAT_SLACK), size),
                     .need = fw_mul(fw_add(m, tol), fw_splat(1.0f + 0x1p-10f)) };
     for (int i = 0; i < 3; i++) {
-        v3w row = v3_make(r[3 * i], r[3 * i + 1], r[3 * i + 2]);
-        sat_axis(&s, fw_sub(fw_sub(fw_abs(ta[i]), ah[i]), sat_reach(b, row)), one);
+        sat_axis(&s, fw_sub(fw_sub(fw_abs(ta[i]), ah[i]), sat_reach(b, m3_row(r, i))), one);
     }
     for (int k = 0; k < 3; k++)
         sat_axis(&s, fw_sub(fw_sub(fw_abs(v3_dot(t, col[k])), sat_reach(a, col[k])), bh[k]), one);

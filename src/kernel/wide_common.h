@@ -182,6 +182,9 @@ static inline v3w m3_mul(const fw r[9], v3w v)
                    fw_add(fw_add(fw_mul(r[3], v.x), fw_mul(r[4], v.y)), fw_mul(r[5], v.z)),
                    fw_add(fw_add(fw_mul(r[6], v.x), fw_mul(r[7], v.y)), fw_mul(r[8], v.z)));
 }
+/* Column j of r, and row i. */
+static inline v3w m3_col(const fw r[9], int j) { return v3_make(r[j], r[3 + j], r[6 + j]); }
+static inline v3w m3_row(const fw r[9], int i) { return v3_make(r[3 * i], r[3 * i + 1], r[3 * i + 2]); }
 /* r^T v */
 static inline v3w m3_mul_t(const fw r[9], v3w v)
 {
