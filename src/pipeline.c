@@ -1,13 +1,14 @@
 /* pipeline.c - the batch path of the wide kernels: bucket pairs so that
  * bundles hold alike work, run the kernel on chunks of that order (it
  * gathers, validates, transforms and runs GJK in its lanes), and scatter
- * results back in pair order.
+ * results back in pair order (scatter.c).
  *
  * Everything here is width-agnostic and compiled once for the baseline
  * target, so every backend sees exactly the same inputs. */
 #include "pipeline.h"
 #include "dispatch.h"
 #include "query.h"
+#include "scatter.h"
 #include "scalar/reference.h"
 #include "shape.h"
 
@@ -17,6 +18,7 @@
 
 /* Lanes per chunk: small enough that the chunk's arrays stay in L1/L2. */
 #define CHUNK 256
+_Static_assert(CHUNK <= GJKB_SCATTER_LANES, "gjkb__scatter takes a chunk");
 /* A thread takes at least this many chunks, so that the chunks left at
  * the end (the dynamic schedule's tail) are few against its share. */
 #define MIN_CHUNKS_PER_THREAD 4
@@ -461,87 +463,6 @@ static void scatter_refined(const gjkb_context *ctx, const gjkb_bodies *bd, cons
         gjkb__store_manifold(out, i, &r);
 }
 
-/* One coordinate of a chunk's contact points to their pairs: the lane
- * values plus `origin` (the pairs' A positions, or none). The kernel made
- * unused slots NaN, which stay NaN. */
-static void scatter_points(const float *const src[GJKB_MAX_CONTACTS], const uint32_t *idx, uint32_t lanes,
-                           const double *origin, const uint32_t *pair_a, double *dst)
-{
-    for (uint32_t j = 0; j < lanes; j++) {
-        const uint32_t i = idx[j];
-        const double o = origin ? origin[pair_a[i]] : 0.0;
-        double *const d = dst + (size_t)i * GJKB_MAX_CONTACTS;
-        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
-            d[s] = o + src[s][j];
-    }
-}
-
-/* A chunk's manifolds to their pairs (contact mode): points back to world
- * positions; unused slots come NaN with feature 0 from the kernel, as
- * gjkb__store_manifold writes them. */
-static void scatter_manifold(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                             const gjkb_pairs *pr, gjkb_results *out)
-{
-    const gjkb_manifolds *m = &out->manifold;
-    if (!m->count)
-        return;
-    for (uint32_t j = 0; j < lanes; j++)
-        m->count[idx[j]] = (uint8_t)l->mcount[j];
-    double *const to[GJKB_K_POINT_FIELDS] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
-    const double *const base[3] = { bd->px, bd->py, bd->pz };
-    for (int f = 0; f < GJKB_K_POINT_FIELDS; f++) {
-        if (!to[f])
-            continue;
-        const float *src[GJKB_MAX_CONTACTS];
-        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
-            src[s] = l->mpt[s][f];
-        scatter_points(src, idx, lanes, f < 6 ? base[f % 3] : NULL, pr->a, to[f]);
-    }
-    if (!m->feature)
-        return;
-    for (uint32_t j = 0; j < lanes; j++)
-        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
-            m->feature[(size_t)idx[j] * GJKB_MAX_CONTACTS + s] = (uint32_t)l->mkey[s][j];
-}
-
-/* A chunk's lane results to their pairs, field by field. Hit mode has no
- * points: NaN, as documented. */
-static void scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                    const gjkb_pairs *pr, const gjkb__params *p, gjkb_results *out)
-{
-    /* Pointers in locals: the status bytes may alias anything. */
-    uint8_t *const status = out->status;
-    const int32_t *const ls = l->status;
-    for (uint32_t j = 0; j < lanes; j++)
-        status[idx[j]] = (uint8_t)ls[j];
-    if (out->iterations)
-        for (uint32_t j = 0; j < lanes; j++)
-            out->iterations[idx[j]] = (uint32_t)l->iterations[j];
-    if (out->distance)
-        for (uint32_t j = 0; j < lanes; j++)
-            out->distance[idx[j]] = l->dist[j];
-    /* The coordinates of the witnesses a and b (the first POINT_COORDS,
-     * offsets from A's position in the lanes) and of the axis n. */
-    enum { POINT_COORDS = 6, COORDS = 9 };
-    double *const pt[COORDS] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
-    const float *const lp[COORDS] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
-    const double *const base[3] = { bd->px, bd->py, bd->pz };
-    for (int k = 0; k < COORDS; k++) {
-        if (!pt[k])
-            continue;
-        if (p->mode == GJKB_HIT) {
-            for (uint32_t j = 0; j < lanes; j++)
-                pt[k][idx[j]] = NAN;
-        } else if (k < POINT_COORDS) {
-            for (uint32_t j = 0; j < lanes; j++)
-                pt[k][idx[j]] = base[k % 3][pr->a[idx[j]]] + lp[k][j];
-        } else {
-            for (uint32_t j = 0; j < lanes; j++)
-                pt[k][idx[j]] = lp[k][j];
-        }
-    }
-}
-
 /* ---- the batch ---------------------------------------------------------- */
 
 /* One batch on its way through the pipeline: its arguments and plan. */
@@ -583,9 +504,7 @@ static void run_chunk(const batch *b, const gjkb__world *w, gjkb__lanes *l, uint
     cw.lane_wy = b->warm ? s->lwy + first : NULL;
     cw.lane_wz = b->warm ? s->lwz + first : NULL;
     b->k->run(&cw, lanes, l);
-    scatter(l, idx, lanes, b->bodies, b->pairs, b->p, b->results);
-    if (b->p->mode == GJKB_CONTACT)
-        scatter_manifold(l, idx, lanes, b->bodies, b->pairs, b->results);
+    gjkb__scatter(l, idx, lanes, b->bodies, b->pairs, b->p->mode, b->results);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE) {
             scatter_refined(b->ctx, b->bodies, b->pairs, idx[j], b->p, b->warm, b->results);

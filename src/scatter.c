@@ -1,0 +1,152 @@
+/* scatter.c - a chunk's lane answers back to their pairs: floats relative
+ * to A's position become world doubles at the pairs' places in the
+ * caller's arrays.
+ *
+ * Lane j's pair is idx[j]. Where the chunk's pairs are consecutive (a
+ * run: the order of a batch of one kind of pair) every store is
+ * contiguous, and the same loops, compiled for that case, vectorize. */
+#include "scatter.h"
+
+#include <math.h>
+
+/* The loops below must see `run` as a constant to be compiled for it. */
+#if defined(__GNUC__)
+#define SC_INLINE static inline __attribute__((always_inline))
+#else
+#define SC_INLINE static inline
+#endif
+
+/* Whether the chunk's pairs are idx[0], idx[0] + 1, ... */
+static bool is_run(const uint32_t *idx, uint32_t lanes)
+{
+    uint32_t off = 0;
+    for (uint32_t j = 0; j < lanes; j++)
+        off |= idx[j] - idx[0] - j;
+    return off == 0;
+}
+
+/* Lane j's place in an array of `per` entries a pair that starts at
+ * base(): the pair's, or for a run its offset from the run's first pair
+ * (size_t, so that the compiler knows the places are consecutive). */
+SC_INLINE size_t base(const uint32_t *idx, size_t per, bool run)
+{
+    return run ? (size_t)idx[0] * per : 0;
+}
+SC_INLINE size_t at(const uint32_t *idx, size_t j, bool run)
+{
+    return run ? j : idx[j];
+}
+
+/* One coordinate of the witnesses or the axis: origin[j] + lane value, or
+ * the lane value alone. */
+SC_INLINE void put_coord(double *dst, const float *src, const double *origin, const uint32_t *idx,
+                             uint32_t lanes, bool run)
+{
+    dst += base(idx, 1, run);
+    if (origin) {
+        for (size_t j = 0; j < lanes; j++)
+            dst[at(idx, j, run)] = origin[j] + src[j];
+    } else {
+        for (size_t j = 0; j < lanes; j++)
+            dst[at(idx, j, run)] = src[j];
+    }
+}
+
+/* One coordinate of the manifolds' points, GJKB_MAX_CONTACTS slots a pair:
+ * origin[j] (0 for the separations) + the slot's lane value. The kernel
+ * made unused slots NaN, which stay NaN. */
+SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS], const double *origin,
+                              const uint32_t *idx, uint32_t lanes, bool run)
+{
+    dst += base(idx, GJKB_MAX_CONTACTS, run);
+    for (size_t j = 0; j < lanes; j++) {
+        const double o = origin ? origin[j] : 0.0;
+        double *const d = dst + at(idx, j, run) * GJKB_MAX_CONTACTS;
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+            d[s] = o + src[s][j];
+    }
+}
+
+/* The manifolds (contact mode): counts, points and feature keys. */
+SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3], const uint32_t *idx,
+                                 uint32_t lanes, bool run, const gjkb_manifolds *m)
+{
+    if (!m->count)
+        return;
+    uint8_t *const count = m->count + base(idx, 1, run);
+    for (size_t j = 0; j < lanes; j++)
+        count[at(idx, j, run)] = (uint8_t)l->mcount[j];
+    double *const to[GJKB_K_POINT_FIELDS] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
+    for (int f = 0; f < GJKB_K_POINT_FIELDS; f++) {
+        if (!to[f])
+            continue;
+        const float *src[GJKB_MAX_CONTACTS];
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+            src[s] = l->mpt[s][f];
+        put_points(to[f], src, f < 6 ? origin[f % 3] : NULL, idx, lanes, run);
+    }
+    if (!m->feature)
+        return;
+    uint32_t *const feature = m->feature + base(idx, GJKB_MAX_CONTACTS, run);
+    for (size_t j = 0; j < lanes; j++) {
+        uint32_t *const d = feature + at(idx, j, run) * GJKB_MAX_CONTACTS;
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+            d[s] = (uint32_t)l->mkey[s][j];
+    }
+}
+
+/* The chunk's answers, field by field. Hit mode has no points: NaN, as
+ * documented. */
+SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                             const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool run)
+{
+    /* Pointers in locals: the status bytes may alias anything. */
+    uint8_t *const status = out->status + base(idx, 1, run);
+    const int32_t *const ls = l->status;
+    for (size_t j = 0; j < lanes; j++)
+        status[at(idx, j, run)] = (uint8_t)ls[j];
+    if (out->iterations) {
+        uint32_t *const iterations = out->iterations + base(idx, 1, run);
+        for (size_t j = 0; j < lanes; j++)
+            iterations[at(idx, j, run)] = (uint32_t)l->iterations[j];
+    }
+    if (out->distance)
+        put_coord(out->distance, l->dist, NULL, idx, lanes, run);
+    /* A's position per lane, read once for every point of the pair. */
+    double ox[GJKB_SCATTER_LANES], oy[GJKB_SCATTER_LANES], oz[GJKB_SCATTER_LANES];
+    const double *const origin[3] = { ox, oy, oz };
+    const uint32_t *const pair_a = pr->a + base(idx, 1, run);
+    for (size_t j = 0; j < lanes && mode != GJKB_HIT; j++) {
+        uint32_t a = pair_a[at(idx, j, run)];
+        ox[j] = bd->px[a];
+        oy[j] = bd->py[a];
+        oz[j] = bd->pz[a];
+    }
+    /* The witnesses a and b (offsets from A's position in the lanes), then
+     * the axis n. */
+    enum { POINT_COORDS = 6, COORDS = 9 };
+    double *const pt[COORDS] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
+    const float *const lp[COORDS] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
+    for (int k = 0; k < COORDS; k++) {
+        if (!pt[k])
+            continue;
+        if (mode == GJKB_HIT) {
+            double *const d = pt[k] + base(idx, 1, run);
+            for (size_t j = 0; j < lanes; j++)
+                d[at(idx, j, run)] = NAN;
+        } else {
+            put_coord(pt[k], lp[k], k < POINT_COORDS ? origin[k % 3] : NULL, idx, lanes, run);
+        }
+    }
+    if (mode == GJKB_CONTACT)
+        put_manifolds(l, origin, idx, lanes, run, &out->manifold);
+}
+
+void gjkb__scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                   const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out)
+{
+    if (is_run(idx, lanes))
+        put_chunk(l, idx, lanes, bd, pr, mode, out, true);
+    else
+        put_chunk(l, idx, lanes, bd, pr, mode, out, false);
+}
