@@ -216,9 +216,12 @@ typedef struct gjkb_manifolds {
  *             the plane that proves the bound, at least that far apart.
  *   n         unit axis from A to B (distance mode; NaN where undefined).
  *   iterations  support evaluations of the Minkowski difference used; 0
- *             where hit mode decided the pair from balls about the bodies'
- *             origins (bounding spheres apart beyond the touching band, or
- *             balls inside both shapes overlapping).
+ *             where the pair was decided before any: in hit mode from balls
+ *             about the bodies' origins (bounding spheres apart beyond the
+ *             touching band, or balls inside both shapes overlapping) or a
+ *             box pair's separating axes; in distance mode where balls
+ *             inside both cores overlap or a box pair's axes show the
+ *             cores overlapping (distance 0, no witnesses).
  * Contact mode differs from distance mode for overlapping pairs only:
  *   distance  minus the penetration depth: the length of the shortest
  *             translation of B that leaves the shapes only touching (0 to

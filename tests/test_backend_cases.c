@@ -223,14 +223,18 @@ static void test_named_cases_every_backend(void **state)
     gjkb_destroy(ref);
 }
 
-/* Hit mode's early verdicts (pack.inl): where balls about the bodies'
+/* The early verdicts (pack.inl). Hit mode: where balls about the bodies'
  * origins inside the shapes overlap, the pair overlaps before any support
  * (0 iterations); where the bounding spheres are apart, it is separated.
- * Shapes with a small inner ball or none (a thin box, a cone, a hull whose
- * origin lies outside it) must not be called overlapping by it, and bad
- * input stays invalid where the balls overlap. */
-/* The cases and, in early[], whether pack answers each (0 iterations). */
-static uint32_t early_cases(named *c, int *early)
+ * Distance mode: only where the cores' balls overlap (margins left out: a
+ * pair whose cores are apart needs its witnesses), answered distance 0
+ * without witnesses as the loops answer it. Shapes with a small inner ball
+ * or none (a thin box, a cone, a hull whose origin lies outside it) must
+ * not be called overlapping by it, and bad input stays invalid where the
+ * balls overlap. */
+/* The cases and, in early[mode][], whether pack answers each (0
+ * iterations) in hit and in distance mode. */
+static uint32_t early_cases(named *c, int early[2][16])
 {
     uint32_t n = 0;
     gjkb_shape capsule = tu_capsule(0.3, 1.0), cube = tu_shape(GJKB_HULL, 0, 0, 0), off = cube;
@@ -240,40 +244,65 @@ static uint32_t early_cases(named *c, int *early)
     gjkb_shape zero_q = tu_sphere(0.5), nan_size = tu_box(0.5, NAN, 0.5), near = tu_sphere(0.5);
     memset(zero_q.rot, 0, sizeof zero_q.rot);
     near = tu_at(near, 0.1, 0, 0);
-    early[n] = 1, c[n++] = make("concentric boxes", tu_box(1, 0.5, 0.7), tu_at(tu_box(0.3, 0.3, 0.3), 0.2, 0.1, 0), E_OVL);
-    early[n] = 1, c[n++] = make("spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 0.9, 0, 0), E_OVL);
-    early[n] = 1, c[n++] = make("cube hull, sphere", cube, tu_at(tu_sphere(0.2), 0.5, 0.5, 0), E_OVL);
-    early[n] = 1, c[n++] = make("capsule with margin, sphere", capsule, tu_at(tu_sphere(0.1), 0.45, 0, 0), E_OVL);
-    early[n] = 0, c[n++] = make("thin box, sphere by its corner", tu_box(1, 0.2, 1), tu_at(tu_sphere(0.05), 0.9, 0.9, 0), E_SEP);
-    early[n] = 0, c[n++] = make("cone, sphere by its waist", tu_cone(1, 1), tu_at(tu_sphere(0.05), 0.9, 0, 0), E_SEP);
-    early[n] = 0, c[n++] = make("hull around an outside origin", off, tu_sphere(0.5), E_SEP);
-    early[n] = 1, c[n++] = make("far spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 3, 0, 0), E_SEP);
-    early[n] = 1, c[n++] = make("zero quaternion", zero_q, near, GJKB_INVALID);
-    early[n] = 1, c[n++] = make("NaN size", nan_size, near, GJKB_INVALID);
+    gjkb_shape round = tu_box(0.3, 0.3, 0.3);
+    round.margin = 0.2f;
+#define EARLY(hit, dist) early[0][n] = hit, early[1][n] = dist, c[n++]
+    EARLY(1, 1) = make("concentric boxes", tu_box(1, 0.5, 0.7), tu_at(tu_box(0.3, 0.3, 0.3), 0.2, 0.1, 0), E_OVL);
+    EARLY(1, 0) = make("spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 0.9, 0, 0), E_OVL);
+    EARLY(1, 1) = make("cube hull, sphere", cube, tu_at(tu_sphere(0.2), 0.5, 0.5, 0), E_OVL);
+    EARLY(1, 0) = make("capsule with margin, sphere", capsule, tu_at(tu_sphere(0.1), 0.45, 0, 0), E_OVL);
+    EARLY(1, 1) = make("rounded boxes, cores overlapping", round, tu_at(round, 0.3, 0.2, 0.1), E_OVL);
+    EARLY(1, 0) = make("rounded boxes, cores apart", round, tu_at(round, 0.7, 0.2, 0), E_OVL);
+    EARLY(0, 0) = make("thin box, sphere by its corner", tu_box(1, 0.2, 1), tu_at(tu_sphere(0.05), 0.9, 0.9, 0), E_SEP);
+    EARLY(0, 0) = make("cone, sphere by its waist", tu_cone(1, 1), tu_at(tu_sphere(0.05), 0.9, 0, 0), E_SEP);
+    EARLY(0, 0) = make("hull around an outside origin", off, tu_sphere(0.5), E_SEP);
+    EARLY(1, 0) = make("far spheres", tu_sphere(0.5), tu_at(tu_sphere(0.5), 3, 0, 0), E_SEP);
+    EARLY(1, 1) = make("zero quaternion", zero_q, near, GJKB_INVALID);
+    EARLY(1, 1) = make("NaN size", nan_size, near, GJKB_INVALID);
+#undef EARLY
     return n;
+}
+
+/* Case i of t as an early answer must be in distance mode: distance 0, no
+ * witnesses, no axis. */
+static void check_early_distance(const tu_batch *t, uint32_t i, const char *name, const char *bn)
+{
+    const double w[9] = { t->ax[i], t->ay[i], t->az[i], t->bx[i], t->by[i], t->bz[i], t->nx[i], t->ny[i], t->nz[i] };
+    if (t->distance[i] != 0.0)
+        fail_msg("%s (%s): distance %g, expected 0", name, bn, t->distance[i]);
+    for (int k = 0; k < 9; k++)
+        if (!isnan(w[k]))
+            fail_msg("%s (%s): witness or axis coordinate %d is %g, expected NaN", name, bn, k, w[k]);
 }
 
 static void test_early_verdicts_every_backend(void **state)
 {
     (void)state;
     named cases[16];
-    int early[16];
+    int early[2][16];
     uint32_t n = early_cases(cases, early);
-    gjkb_query q = { .mode = GJKB_HIT };
     tu_batch t = { 0 };
     batch_of(cases, n, &t);
     int backends = 0, b = GJKB_BACKEND_REFERENCE;
     for (gjkb_context *ctx; (ctx = next_wide(&b)) != NULL;) {
         backends++;
-        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
-        for (uint32_t i = 0; i < n; i++) {
-            const char *bn = gjkb_backend_name((gjkb_backend)b);
-            if (t.status[i] != cases[i].expect)
-                fail_msg("%s (%s): %s, expected %s", cases[i].name, bn, gjkb_status_name((gjkb_status)t.status[i]),
-                         gjkb_status_name((gjkb_status)cases[i].expect));
-            if (cases[i].expect != GJKB_INVALID && (t.iterations[i] == 0) != early[i])
-                fail_msg("%s (%s): %u iterations, expected %s", cases[i].name, bn, t.iterations[i],
-                         early[i] ? "none" : "some");
+        const char *bn = gjkb_backend_name((gjkb_backend)b);
+        for (int mode = 0; mode < 2; mode++) {
+            gjkb_query q = { .mode = mode ? GJKB_DISTANCE : GJKB_HIT };
+            assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+            for (uint32_t i = 0; i < n; i++) {
+                if (t.status[i] != cases[i].expect)
+                    fail_msg("%s (%s, mode %d): %s, expected %s", cases[i].name, bn, mode,
+                             gjkb_status_name((gjkb_status)t.status[i]),
+                             gjkb_status_name((gjkb_status)cases[i].expect));
+                if (cases[i].expect == GJKB_INVALID)
+                    continue;
+                if ((t.iterations[i] == 0) != early[mode][i])
+                    fail_msg("%s (%s, mode %d): %u iterations, expected %s", cases[i].name, bn, mode,
+                             t.iterations[i], early[mode][i] ? "none" : "some");
+                if (mode && early[mode][i])
+                    check_early_distance(&t, i, cases[i].name, bn);
+            }
         }
         gjkb_destroy(ctx);
     }
@@ -355,6 +384,35 @@ static void box_pair(tu_rng *r, int mode, gjkb_shape *a, gjkb_shape *b)
     tu_place_near(r, a, b, 1.0, 1.0);
 }
 
+/* The same pairs in distance mode: the verdicts as the reference's, and
+ * the clear overlaps (cores 1e-3 of the scale deep or more, no margins) of
+ * randomly turned boxes answered by the axes, at least 90% of them, with
+ * distance 0 and no witnesses (boxes with nearly parallel edges have short
+ * edge crosses, which prove no overlap: GJK answers them); separated pairs
+ * always run GJK. */
+static void box_axes_distance(gjkb_context *ctx, tu_batch *t, const int *expect, const int *clear, int gaps)
+{
+    const char *bn = gjkb_backend_name(gjkb_context_backend(ctx));
+    gjkb_query q = { .mode = GJKB_DISTANCE };
+    assert_int_equal(tu_batch_run(ctx, t, &q), GJKB_OK);
+    uint32_t deep = 0, early = 0;
+    for (uint32_t i = 0; i < t->np; i++) {
+        if (t->status[i] != expect[i])
+            fail_msg("%s, distance mode, pair %u: %s, expected %s", bn, i, gjkb_status_name((gjkb_status)t->status[i]),
+                     gjkb_status_name((gjkb_status)expect[i]));
+        int clear_deep = clear[i] && expect[i] == GJKB_OVERLAP && (i / (uint32_t)gaps) % 4 == 0;
+        deep += (uint32_t)clear_deep;
+        early += (uint32_t)(clear_deep && t->iterations[i] == 0);
+        if (t->iterations[i] == 0) {
+            assert_int_equal(expect[i], GJKB_OVERLAP);
+            check_early_distance(t, i, "box pair", bn);
+        }
+    }
+    printf("[ stats    ] %s: %u of %u margin-free pairs 1e-3 or more deep answered by the axes in distance mode\n", bn,
+           early, deep);
+    assert_true(deep >= 20 && early * 10 >= deep * 9);
+}
+
 static void test_box_axes_every_backend(void **state)
 {
     (void)state;
@@ -392,6 +450,7 @@ static void test_box_axes_every_backend(void **state)
         printf("[ stats    ] %s: %u of %u margin-free pairs 1e-3 or more from touching answered by the axes\n",
                gjkb_backend_name((gjkb_backend)bk), early, clear_n);
         assert_true(clear_n > 100 && early * 10 >= clear_n * 6);
+        box_axes_distance(ctx, &t, expect, clear, GAPS);
         gjkb_destroy(ctx);
     }
     tu_batch_free(&t);

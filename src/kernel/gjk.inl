@@ -16,7 +16,7 @@
  * The parts, one concept a file, in the order they build on each other:
  *   shape.inl    the shape core: kinds, validity, rotation, analytic support
  *   support.inl  hull support; the support point of the pair's difference
- *   sat.inl      two boxes' separating axes: hit mode's early verdicts
+ *   sat.inl      two boxes' separating axes: early verdicts (hit, distance)
  *   pack.inl     a bundle's pairs into their lanes, in the pair's frame
  *   simplex.inl  the simplex cascade both loops share, the final simplex
  *   verdict.inl  lane verdicts and the answers written back

@@ -52,8 +52,9 @@ static GJKB_INLINE body_w pk_load_body(const gjkb__world *w, iw body)
 
 /* One side's core from its body: the shape core's decode, the hull's
  * range and validity, its extent (bounding radius about its origin,
- * margin included) and its inner radius (a ball about its origin inside
- * it, margin included; -inf for a hull that holds no such ball), unscaled. */
+ * margin included) and its core's inner radius (a ball about its origin
+ * inside the core, margin not included; -inf for a hull that holds no such
+ * ball), unscaled. */
 static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw body, iw kind, mw *valid, fw *extent,
                                    fw *inner)
 {
@@ -81,7 +82,7 @@ static GJKB_INLINE shape_w pk_side(const gjkb__world *w, const body_w *b, iw bod
         hull_extent = fw_sel(hull, radius, zero);
     }
     *extent = fw_add(fw_add(sh_radius(&r.c), hull_extent), r.c.margin);
-    *inner = fw_add(fw_add(sh_inner(&r.c), hull_inner), r.c.margin);
+    *inner = fw_add(sh_inner(&r.c), hull_inner);
     return r;
 }
 
@@ -144,7 +145,8 @@ typedef struct pack_w {
     v3w dir;            /* first search direction */
     mw valid;
     mw apart;           /* hit mode: bounding spheres apart beyond the band */
-    mw deep;            /* hit mode: inner balls overlapping */
+    mw deep;            /* hit mode: inner balls overlapping; distance mode:
+                           the cores' inner balls or a box pair's axes */
     mw far;             /* distance mode: too far apart for float (GJKB_K_FAR) */
 } pack_w;
 
@@ -158,20 +160,29 @@ static GJKB_INLINE fw pk_scale(fw extent, fw tl)
     return fw_max(scale, fw_splat(0x1p-60f));
 }
 
-/* Hit mode's verdicts before any support, from balls about the bodies'
- * origins (tr the offset's length, unscaled): where the bounding spheres
- * are apart by more than the touching band, the gap (at least tr -
- * extent) decides; where the inner balls overlap, so do the shapes. The
- * extra 2^-10 covers the float rounding of both sides many times over. */
-static GJKB_INLINE void pk_early(const gjkb__world *world, fw extent, fw inner, fw tr, const int distance_mode,
-                                 pack_w *k)
+/* Verdicts before any support, from balls about the bodies' origins (tr
+ * the offset's length, in_a and in_b the cores' inner radii, unscaled).
+ * Hit mode: where the bounding spheres are apart by more than the touching
+ * band, the gap (at least tr - extent) decides; where the inner balls
+ * (margins added) overlap, so do the shapes. Distance mode: where the
+ * cores' inner balls overlap, so do the cores, and the answer is distance
+ * 0 without witnesses, as the loops would find it. Contact mode needs the
+ * loops' simplex for the depth. The extra 2^-10 covers the float rounding
+ * of both sides many times over. */
+static GJKB_INLINE void pk_early(const gjkb__world *world, fw extent, fw in_a, fw in_b, fw tr,
+                                 const int distance_mode, pack_w *k)
 {
+    const fw slack = fw_splat(1.0f + 0x1p-10f);
+    k->apart = k->deep = mw_false();
+    if (distance_mode && world->contact)
+        return;
     if (distance_mode) {
-        k->apart = k->deep = mw_false();
+        k->deep = mw_and(k->valid, fw_lt(fw_mul(tr, slack), fw_add(in_a, in_b)));
         return;
     }
+    fw inner = fw_add(fw_add(in_a, k->sa.c.margin), fw_add(in_b, k->sb.c.margin));
     k->apart = mw_and(k->valid, fw_gt(tr, fw_mul(extent, fw_splat(1.0f + 0x1p-10f + world->tolerance))));
-    k->deep = mw_and(k->valid, fw_lt(fw_mul(tr, fw_splat(1.0f + 0x1p-10f)), inner));
+    k->deep = mw_and(k->valid, fw_lt(fw_mul(tr, slack), inner));
 }
 
 /* The limits of the loops, from the pair's extent, B's offset length tl
@@ -247,10 +258,10 @@ static GJKB_INLINE void pk_no_frame(pack_w *k)
 }
 
 /* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
- * pipeline), their validity and hit mode's early verdicts; the pair's
+ * pipeline), their validity and the early verdicts (pk_early); the pair's
  * frame only where some lane needs it (a bundle answered early leaves it
- * zero), and then hit mode decides the box pairs it can by their
- * separating axes (sat.inl). */
+ * zero), and then the box pairs decided by their separating axes
+ * (sat.inl): hit mode both ways, distance mode where the cores overlap. */
 static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
                                   pack_w *k)
 {
@@ -267,7 +278,7 @@ static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size
     k->valid = valid;
     k->far = mw_false();
     fw extent = fw_add(ext_a, ext_b);
-    pk_early(world, extent, fw_add(in_a, in_b), fw_sqrt(rr), distance_mode, k);
+    pk_early(world, extent, in_a, in_b, fw_sqrt(rr), distance_mode, k);
     mw go = mw_andnot(mw_andnot(valid, k->apart), k->deep);
     if (!mw_any(go)) {
         pk_no_frame(k);
@@ -275,10 +286,11 @@ static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size
     }
     pk_frame(world, o, &ba, &bb, qa, qb, r, extent, distance_mode, k);
     mw boxes = mw_and(go, mw_and(iw_eq(ka, iw_splat(GJKB_BOX)), iw_eq(kb, iw_splat(GJKB_BOX))));
-    if (!distance_mode && mw_any(boxes)) {
+    if (!(distance_mode && world->contact) && mw_any(boxes)) {
         mw apart, overlap;
         sat_boxes(k->sa.c.h, k->sb.c.h, k->pose.r, k->pose.t, k->m, k->tol, boxes, &apart, &overlap);
-        k->apart = mw_or(k->apart, apart);
+        if (!distance_mode)   /* distance mode needs the gap's length */
+            k->apart = mw_or(k->apart, apart);
         k->deep = mw_or(k->deep, overlap);
     }
 }

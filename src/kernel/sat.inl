@@ -1,5 +1,6 @@
 /* sat.inl - two boxes' separating axes: hit mode's verdict on a box pair
- * before any support (pack.inl), from the 15 axes of the separating axis
+ * before any support (pack.inl), and distance mode's where the cores
+ * overlap, from the 15 axes of the separating axis
  * theorem (A's 3 face normals, B's 3, and the 9 crosses of their edges).
  *
  * In the pair's scaled frame: A's box of half extents a at the origin, B's
