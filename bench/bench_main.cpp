@@ -407,7 +407,8 @@ PlainCheck plain_check(const Workload &wl, bool dist)
 uint32_t run_plain(Workload &wl, bool dist, uint32_t *limited, bool sat = false)
 {
     if (sat)
-        return plain_sat_hit(wl.plain, wl.hit.data(), limited);
+        return dist ? plain_sat_distance(wl.plain, wl.hit.data(), wl.dist.data(), limited)
+                    : plain_sat_hit(wl.plain, wl.hit.data(), limited);
     return dist ? plain_gjk_distance(wl.plain, wl.hit.data(), wl.dist.data(), limited)
                 : plain_gjk_hit(wl.plain, wl.hit.data(), limited);
 }
@@ -1192,12 +1193,10 @@ void register_all()
             benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
                 bm_plain(st, w, dist);
             })->Unit(benchmark::kMillisecond);
-            if (!dist) {
-                name = "BM_plain_sat_hit/" + wl;
-                benchmark::RegisterBenchmark(name.c_str(), [w](benchmark::State &st) {
-                    bm_plain(st, w, false, true);
-                })->Unit(benchmark::kMillisecond);
-            }
+            name = std::string(dist ? "BM_plain_sat_dist/" : "BM_plain_sat_hit/") + wl;
+            benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
+                bm_plain(st, w, dist, true);
+            })->Unit(benchmark::kMillisecond);
             name = std::string(dist ? "BM_plain_gjk_dist_whole/" : "BM_plain_gjk_hit_whole/") + wl;
             benchmark::RegisterBenchmark(name.c_str(), [w, dist](benchmark::State &st) {
                 bm_plain_whole(st, w, dist);

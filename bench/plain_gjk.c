@@ -682,18 +682,41 @@ uint32_t plain_sat_hit(const plain_gjk *p, uint8_t *hit, uint32_t *limited)
     return hits;
 }
 
+/* One pair's distance by GJK (0 when overlapping); returns the verdict. */
+static int gjk_distance_one(const pg_pair *q, double *dist, uint32_t *lim)
+{
+    int limit;
+    float gap = core_distance(q, &limit) - q->a.radius - q->b.radius;
+    int h = gap <= 1e-6f * q->scale;
+    *dist = h ? 0.0 : (double)gap;
+    *lim += (uint32_t)limit;
+    return h;
+}
+
 uint32_t plain_gjk_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint32_t *limited)
 {
     uint32_t hits = 0, lim = 0;
     for (uint32_t i = 0; i < p->count; i++) {
+        hit[i] = (uint8_t)gjk_distance_one(&p->pairs[i], &dist[i], &lim);
+        hits += hit[i];
+    }
+    if (limited)
+        *limited = lim;
+    return hits;
+}
+
+uint32_t plain_sat_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint32_t *limited)
+{
+    uint32_t hits = 0, lim = 0;
+    for (uint32_t i = 0; i < p->count; i++) {
         const pg_pair *q = &p->pairs[i];
-        int limit;
-        float gap = core_distance(q, &limit) - q->a.radius - q->b.radius;
-        int h = gap <= 1e-6f * q->scale;
+        int h = q->a.core == PG_BOX && q->b.core == PG_BOX && box_sat(q) == 1;
+        if (h)
+            dist[i] = 0.0;
+        else
+            h = gjk_distance_one(q, &dist[i], &lim);
         hit[i] = (uint8_t)h;
-        dist[i] = h ? 0.0 : (double)gap;
         hits += (uint32_t)h;
-        lim += (uint32_t)limit;
     }
     if (limited)
         *limited = lim;

@@ -49,6 +49,11 @@ uint32_t plain_sat_hit(const plain_gjk *p, uint8_t *hit, uint32_t *limited);
  * gap within 1e-6 of the pair's scale, gjkbatch's touching band), hit[i]
  * the verdict. Returns the overlaps. */
 uint32_t plain_gjk_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint32_t *limited);
+/* The distance query with box pairs whose cores the separating axes show
+ * overlapping answered 0 there (plain_sat_hit's test) and every other pair
+ * by plain_gjk_distance's GJK: what a user compares gjkbatch's distance
+ * mode with, since gjkbatch answers those box pairs by their axes too. */
+uint32_t plain_sat_distance(const plain_gjk *p, uint8_t *hit, double *dist, uint32_t *limited);
 
 /* Both queries again with the prepare step's per-pair set-up (rotation
  * matrices from the quaternions, B's frame in A's, shape decode) inside

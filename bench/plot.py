@@ -34,6 +34,7 @@ PEERS = {  # benchmark family -> (column label, query it answers)
     "BM_ccd_gjk_centre": ("libccd GJK (centre start)", "hit"),
     "BM_ccd_mpr": ("libccd MPR", "hit"),
     "BM_plain_gjk_dist": ("plain GJK (signed volumes)", "distance"),
+    "BM_plain_sat_dist": ("plain box SAT + GJK (signed volumes)", "distance"),
     "BM_plain_gjk_hit_whole": ("plain GJK (triple products), set-up timed", "hit"),
     "BM_plain_gjk_dist_whole": ("plain GJK (signed volumes), set-up timed", "distance"),
     "BM_bullet_gjk": ("Bullet GJK (no pen. solver)", "distance"),

@@ -239,7 +239,7 @@ static GJKB_INLINE iw cl_status(const pack_w *pk, const cl_state *st, const cl_l
 static GJKB_INLINE unsigned cl_bundle(const loop_call *c, const int distance_mode, const int final)
 {
     pack_w pk;
-    pk_bundle(c->w, c->count, c->o, distance_mode, &pk);
+    pk_bundle(c->w, c->count, c->o, distance_mode, 0, &pk);
     cl_state st;
     cl_lanes t;
     cl_start(&pk, &st, &t);

@@ -138,7 +138,7 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
 static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
 {
     pack_w k;
-    pk_bundle(w, count, o, 1, &k);
+    pk_bundle(w, count, o, 1, 0, &k);
     mw boxes = ct_boxes(w, o, &k), all = mw_first_n((int)(count - (uint32_t)o)), closed = cs_lanes(w, o, &k);
     ct_clear_points(l, o);
     if (mw_any(closed)) {
@@ -417,7 +417,7 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
     }
     for (uint32_t o = 0; o < in->n; o += GJKB_W) {
         pack_w k;
-        pk_bundle(&rw, in->n, o, 1, &k);
+        pk_bundle(&rw, in->n, o, 1, 0, &k);
         mw lanes = mw_first_n((int)(in->n - o));
         iw j = iw_sel(lanes, iw_loadu((const int32_t *)(const void *)(in->lane + o)), iw_zero());
         v3w nw = v3_make(fw_gather(l->nx, j), fw_gather(l->ny, j), fw_gather(l->nz, j));

@@ -458,7 +458,7 @@ static GJKB_INLINE void ep_run(const gjkb__world *w, const gjkb__lanes *l, const
     gjkb__world rw = ls_chunk_world(w, in, 0, &ch);
     for (uint32_t o = 0; o < in->n; o += GJKB_W) {
         pack_w k;
-        pk_bundle(&rw, in->n, o, 1, &k);
+        pk_bundle(&rw, in->n, o, 1, 0, &k);
         const int n = in->n - o < GJKB_W ? (int)(in->n - o) : GJKB_W;
         ep_bundle(&rw, &k, l, in->lane + o, n, ok + o);
     }

@@ -293,7 +293,7 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
                                       const int final)
 {
     pack_w pk;
-    pk_bundle(c->w, c->count, c->o, distance_mode, &pk);
+    pk_bundle(c->w, c->count, c->o, distance_mode, !c->resume, &pk);
     /* Hit mode settles within the touching band; distance mode only where
      * the cores meet (the closest-point loop's rule). */
     const fw band2 = distance_mode ? pk.core2 : pk.touch2;

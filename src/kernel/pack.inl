@@ -258,12 +258,14 @@ static GJKB_INLINE void pk_no_frame(pack_w *k)
 }
 
 /* Pack: the lanes' bodies, kinds and B's offset from A (laid out by the
- * pipeline), their validity and the early verdicts (pk_early); the pair's
- * frame only where some lane needs it (a bundle answered early leaves it
- * zero), and then the box pairs decided by their separating axes
- * (sat.inl): hit mode both ways, distance mode where the cores overlap. */
+ * pipeline), their validity and, on the lanes' first pass (`first`), the
+ * early verdicts (pk_early); the pair's frame only where some lane needs
+ * it (a bundle answered early leaves it zero), and then on a first pass
+ * the box pairs decided by their separating axes (sat.inl): hit mode both
+ * ways, distance mode where the cores overlap. Later passes hold only
+ * lanes the first left open: the same verdicts would find nothing. */
 static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size_t o, const int distance_mode,
-                                  pack_w *k)
+                                  const int first, pack_w *k)
 {
     iw ia = iw_load(world->lane_a + o), ib = iw_load(world->lane_b + o);
     iw ka = iw_load(world->lane_ka + o), kb = iw_load(world->lane_kb + o);
@@ -278,7 +280,10 @@ static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size
     k->valid = valid;
     k->far = mw_false();
     fw extent = fw_add(ext_a, ext_b);
-    pk_early(world, extent, in_a, in_b, fw_sqrt(rr), distance_mode, k);
+    if (first)
+        pk_early(world, extent, in_a, in_b, fw_sqrt(rr), distance_mode, k);
+    else
+        k->apart = k->deep = mw_false();
     mw go = mw_andnot(mw_andnot(valid, k->apart), k->deep);
     if (!mw_any(go)) {
         pk_no_frame(k);
@@ -286,7 +291,7 @@ static GJKB_INLINE void pk_bundle(const gjkb__world *world, uint32_t count, size
     }
     pk_frame(world, o, &ba, &bb, qa, qb, r, extent, distance_mode, k);
     mw boxes = mw_and(go, mw_and(iw_eq(ka, iw_splat(GJKB_BOX)), iw_eq(kb, iw_splat(GJKB_BOX))));
-    if (!(distance_mode && world->contact) && mw_any(boxes)) {
+    if (first && !(distance_mode && world->contact) && mw_any(boxes)) {
         mw apart, overlap;
         sat_boxes(k->sa.c.h, k->sb.c.h, k->pose.r, k->pose.t, k->m, k->tol, boxes, &apart, &overlap);
         if (!distance_mode)   /* distance mode needs the gap's length */
