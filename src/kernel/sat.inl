@@ -10,10 +10,19 @@
  * only where float cannot have turned the verdict:
  *   apart    one axis's gap exceeds the margins and the touching band by
  *            SAT_SLACK of the pair's size (times |L|);
- *   overlap  every one of the 15 axes shows the cores overlapping by that
- *            slack. An edge cross shorter than SAT_PARALLEL (nearly
- *            parallel edges) is no axis float can trust, and its lanes are
- *            not called overlapping.
+ *   overlap  every axis shows the cores overlapping by that slack plus
+ *            `short`, an edge cross shorter than SAT_PARALLEL (nearly
+ *            parallel edges: no axis float can trust) aside. Skipping one
+ *            is sound: where A's axis i and B's axis k are parallel to
+ *            sin s, along any direction d square to A's axis i, B's reach
+ *            is a parallelogram's (its axes m, n other than k, projected)
+ *            plus at most b_k s. The least overlap over such d is then at
+ *            the edge normals of A's rectangle and that parallelogram (A's
+ *            faces other than i, the crosses of A's axis i with B's axes m
+ *            and n: long ones, since those axes are nearly square to A's
+ *            axis i), less b_k s. So every other axis overlapping by more
+ *            than b_k s (`short`, the largest over the skipped crosses)
+ *            shows the skipped cross overlapping too.
  * The rest, near touching or with nearly parallel edges, run GJK as
  * before. B's face axes are r's columns, a rotation to a few ulps: what
  * that costs is within the slack. contact_box.inl runs the same axes for
@@ -30,17 +39,17 @@
  * (the margins and the touching band, rounded up), each per unit of |L|. */
 typedef struct sat_state {
     mw apart, overlap;
-    fw err, need;
+    fw err, need, deep;
 } sat_state;
 
-/* One axis of length len (0: untrusted) with the cores' projections gap
- * apart. */
+/* One axis of length len (0: untrusted, skipped) with the cores'
+ * projections gap apart. */
 static GJKB_INLINE void sat_axis(sat_state *s, fw gap, fw len)
 {
     fw err = fw_mul(s->err, len);
     mw used = fw_gt(len, fw_zero());
     s->apart = mw_or(s->apart, mw_and(used, fw_gt(gap, fw_add(fw_mul(s->need, len), err))));
-    s->overlap = mw_and(s->overlap, mw_and(used, fw_lt(gap, fw_neg(err))));
+    s->overlap = mw_and(s->overlap, mw_or(mw_not(used), fw_lt(gap, fw_neg(fw_mul(s->deep, len)))));
 }
 
 /* The half extents' reach along L: sum h_i |L_i|. */
@@ -65,14 +74,23 @@ static GJKB_INLINE fw sat_dot_cross(v3w x, int i, fw cp, fw cq)
     return fw_sub(fw_mul(xp, cq), fw_mul(xq, cp));
 }
 
+/* The length of the edge cross of A's axis i and B's axis k (column
+ * col[k]), 0 where it is too short to trust; *l gets its length anyway. */
+static GJKB_INLINE fw sat_cross_len(const v3w col[3], int i, int k, fw *l)
+{
+    fw cp, cq;
+    sat_pick(col[k], i, &cp, &cq);
+    fw l2 = fw_add(fw_mul(cp, cp), fw_mul(cq, cq));
+    *l = fw_sqrt(l2);
+    return fw_sel(fw_ge(l2, fw_splat(SAT_PARALLEL * SAT_PARALLEL)), *l, fw_zero());
+}
+
 /* The edge cross of A's axis i and B's axis k (column col[k]). */
-static GJKB_INLINE void sat_edge(sat_state *s, v3w a, v3w b, const v3w col[3], v3w t, int i, int k)
+static GJKB_INLINE void sat_edge(sat_state *s, v3w a, v3w b, const v3w col[3], v3w t, int i, int k, fw len)
 {
     fw cp, cq, ap, aq;
     sat_pick(col[k], i, &cp, &cq);
     sat_pick(a, i, &ap, &aq);
-    fw l2 = fw_add(fw_mul(cp, cp), fw_mul(cq, cq));
-    fw len = fw_sel(fw_ge(l2, fw_splat(SAT_PARALLEL * SAT_PARALLEL)), fw_sqrt(l2), fw_zero());
     /* A's reach: a_j |L_j| + a_k |L_k| */
     fw reach = fw_add(fw_mul(aq, fw_abs(cp)), fw_mul(ap, fw_abs(cq)));
     const fw bh[3] = { b.x, b.y, b.z };
@@ -94,6 +112,16 @@ static GJKB_INLINE void sat_boxes(v3w a, v3w b, const fw r[9], v3w t, fw m, fw t
                      fw_add(fw_add(fw_add(b.x, b.y), b.z), m));
     sat_state s = { .apart = mw_false(), .overlap = lanes, .err = fw_mul(fw_splat(SAT_SLACK), size),
                     .need = fw_mul(fw_add(m, tol), fw_splat(1.0f + 0x1p-10f)) };
+    /* The crosses' lengths, and what the skipped ones ask of the others:
+     * b_k s, rounded up by the slack. */
+    fw len[3][3], shorts = fw_zero();
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            fw l;
+            len[i][k] = sat_cross_len(col, i, k, &l);
+            shorts = fw_max(shorts, fw_sel(fw_eq(len[i][k], fw_zero()), fw_mul(bh[k], l), fw_zero()));
+        }
+    s.deep = fw_add(s.err, fw_mul(shorts, fw_splat(1.0f + 0x1p-10f)));
     for (int i = 0; i < 3; i++) {
         sat_axis(&s, fw_sub(fw_sub(fw_abs(ta[i]), ah[i]), sat_reach(b, m3_row(r, i))), one);
     }
@@ -101,7 +129,7 @@ static GJKB_INLINE void sat_boxes(v3w a, v3w b, const fw r[9], v3w t, fw m, fw t
         sat_axis(&s, fw_sub(fw_sub(fw_abs(v3_dot(t, col[k])), sat_reach(a, col[k])), bh[k]), one);
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++)
-            sat_edge(&s, a, b, col, t, i, k);
+            sat_edge(&s, a, b, col, t, i, k, len[i][k]);
     *apart = mw_and(lanes, s.apart);
     *overlap = mw_andnot(mw_and(lanes, s.overlap), s.apart);
 }
