@@ -40,7 +40,7 @@ SC_INLINE size_t at(const uint32_t *idx, size_t j, bool run)
 /* One coordinate of the witnesses or the axis: origin[j] + lane value, or
  * the lane value alone. */
 SC_INLINE void put_coord(double *dst, const float *src, const double *origin, const uint32_t *idx,
-                             uint32_t lanes, bool run)
+                         uint32_t lanes, bool run)
 {
     dst += base(idx, 1, run);
     if (origin) {
@@ -56,7 +56,7 @@ SC_INLINE void put_coord(double *dst, const float *src, const double *origin, co
  * origin[j] (0 for the separations) + the slot's lane value. The kernel
  * made unused slots NaN, which stay NaN. */
 SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS], const double *origin,
-                              const uint32_t *idx, uint32_t lanes, bool run)
+                          const uint32_t *idx, uint32_t lanes, bool run)
 {
     dst += base(idx, GJKB_MAX_CONTACTS, run);
     for (size_t j = 0; j < lanes; j++) {
@@ -69,7 +69,7 @@ SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS]
 
 /* The manifolds (contact mode): counts, points and feature keys. */
 SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3], const uint32_t *idx,
-                                 uint32_t lanes, bool run, const gjkb_manifolds *m)
+                             uint32_t lanes, bool run, const gjkb_manifolds *m)
 {
     if (!m->count)
         return;
@@ -95,35 +95,25 @@ SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3]
     }
 }
 
-/* The chunk's answers, field by field. Hit mode has no points: NaN, as
- * documented. */
-SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                             const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool run)
+/* A's position per lane into origin[3] (read once for every point of the
+ * pair). */
+SC_INLINE void put_origins(double *const origin[3], const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                           const gjkb_pairs *pr, bool run)
 {
-    /* Pointers in locals: the status bytes may alias anything. */
-    uint8_t *const status = out->status + base(idx, 1, run);
-    const int32_t *const ls = l->status;
-    for (size_t j = 0; j < lanes; j++)
-        status[at(idx, j, run)] = (uint8_t)ls[j];
-    if (out->iterations) {
-        uint32_t *const iterations = out->iterations + base(idx, 1, run);
-        for (size_t j = 0; j < lanes; j++)
-            iterations[at(idx, j, run)] = (uint32_t)l->iterations[j];
-    }
-    if (out->distance)
-        put_coord(out->distance, l->dist, NULL, idx, lanes, run);
-    /* A's position per lane, read once for every point of the pair. */
-    double ox[GJKB_SCATTER_LANES], oy[GJKB_SCATTER_LANES], oz[GJKB_SCATTER_LANES];
-    const double *const origin[3] = { ox, oy, oz };
     const uint32_t *const pair_a = pr->a + base(idx, 1, run);
-    for (size_t j = 0; j < lanes && mode != GJKB_HIT; j++) {
+    for (size_t j = 0; j < lanes; j++) {
         uint32_t a = pair_a[at(idx, j, run)];
-        ox[j] = bd->px[a];
-        oy[j] = bd->py[a];
-        oz[j] = bd->pz[a];
+        origin[0][j] = bd->px[a];
+        origin[1][j] = bd->py[a];
+        origin[2][j] = bd->pz[a];
     }
-    /* The witnesses a and b (offsets from A's position in the lanes), then
-     * the axis n. */
+}
+
+/* The witnesses a and b (offsets from A's position in the lanes) and the
+ * axis n; NaN in hit mode, which has none. */
+SC_INLINE void put_witnesses(const gjkb__lanes *l, const double *const origin[3], const uint32_t *idx,
+                             uint32_t lanes, gjkb_mode mode, const gjkb_results *out, bool run)
+{
     enum { POINT_COORDS = 6, COORDS = 9 };
     double *const pt[COORDS] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
     const float *const lp[COORDS] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz, l->nx, l->ny, l->nz };
@@ -138,8 +128,32 @@ SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lan
             put_coord(pt[k], lp[k], k < POINT_COORDS ? origin[k % 3] : NULL, idx, lanes, run);
         }
     }
+}
+
+/* The chunk's answers, field by field. */
+SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                         const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool run)
+{
+    /* Pointers in locals: the status bytes may alias anything. */
+    uint8_t *const status = out->status + base(idx, 1, run);
+    const int32_t *const ls = l->status;
+    for (size_t j = 0; j < lanes; j++)
+        status[at(idx, j, run)] = (uint8_t)ls[j];
+    if (out->iterations) {
+        uint32_t *const iterations = out->iterations + base(idx, 1, run);
+        for (size_t j = 0; j < lanes; j++)
+            iterations[at(idx, j, run)] = (uint32_t)l->iterations[j];
+    }
+    if (out->distance)
+        put_coord(out->distance, l->dist, NULL, idx, lanes, run);
+    double ox[GJKB_SCATTER_LANES], oy[GJKB_SCATTER_LANES], oz[GJKB_SCATTER_LANES];
+    double *const origin[3] = { ox, oy, oz };
+    if (mode != GJKB_HIT)
+        put_origins(origin, idx, lanes, bd, pr, run);
+    const double *const from[3] = { ox, oy, oz };
+    put_witnesses(l, from, idx, lanes, mode, out, run);
     if (mode == GJKB_CONTACT)
-        put_manifolds(l, origin, idx, lanes, run, &out->manifold);
+        put_manifolds(l, from, idx, lanes, run, &out->manifold);
 }
 
 void gjkb__scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,

@@ -25,7 +25,7 @@ STAGES = [
     ('loop steps', r'^(lt_|sx_|vd_|proof_|cl_)'),
     ('contact', r'^(ct_|ep_|mg_|mb_|cb_)'),
     ('queue', r'^(ls_)'),
-    ('scatter', r'^(scatter|gjkb__scatter|put_chunk|put_coord|put_points|put_manifolds|is_run)'),
+    ('scatter', r'^(scatter|gjkb__scatter|put_chunk|put_coord|put_points|put_manifolds|put_origins|put_witnesses|is_run)'),
 ]
 
 
