@@ -414,8 +414,8 @@ GJKB_API gjkb_error gjkb_bounds(gjkb_context *ctx, const gjkb_bodies *bodies, gj
 #define GJKB_BODY_STATIC 1u   /* pairs of two static bodies are never reported */
 
 /* Optional per-pair filter: return 0 to drop the pair (a < b). It is called
- * on the calling thread, in output order, once for each pair the flags
- * keep. */
+ * on the calling thread, in the sweep's order (gjkb_find_pairs' output
+ * order), once for each pair the flags keep. */
 typedef int (*gjkb_pair_filter)(void *user, uint32_t a, uint32_t b);
 
 typedef struct gjkb_broadphase_options {
@@ -434,8 +434,11 @@ GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
                                     const gjkb_broadphase_options *opt, gjkb_pairs *out);
 
 /* One frame: bounds, sweep-and-prune, then the query on every candidate
- * pair. Everything in *out is owned by the context and valid until the next
- * call that produces pairs. In hit mode only status, distance and
+ * pair. The frame's pairs are gjkb_find_pairs' grouped by the kinds of
+ * their two shapes (a hull's by its size class), each group in the sweep's
+ * order: deterministic, the same for every backend and thread count, so
+ * the results go out in runs. Everything in *out is owned by the context
+ * and valid until the next call that produces pairs. In hit mode only status, distance and
  * iterations are filled (the point arrays are NULL). Every mode is
  * accepted, contact included. The query may not carry warm-start arrays
  * (the pairs are not known before the call): GJKB_ERR_ARGUMENT; the pair

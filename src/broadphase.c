@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "broadphase.h"
 #include "dispatch.h"
+#include "pairkey.h"
 #include "shape.h"
 
 #include <math.h>
@@ -63,6 +64,7 @@ struct gjkb__broad {
      * whether the output's info is the last gjkb_step's */
     gjkb__pairbuf pairs;
     bool pairs_info;
+    gjkb__pairbuf grouped;   /* gjkb_step: the pairs grouped by key, swapped with pairs */
     gjkb__pairbuf *part;
     bool *part_ok;
     struct sweep_part *part_range;
@@ -90,6 +92,7 @@ void gjkb__broad_free(gjkb_context *ctx)
     free(st->sort_part);
     free(st->sorted_id);
     gjkb__pairbuf_free(&st->pairs);
+    gjkb__pairbuf_free(&st->grouped);
     for (int t = 0; t < st->parts; t++)
         gjkb__pairbuf_free(&st->part[t]);
     free(st->part);
@@ -816,6 +819,40 @@ static gjkb_error sweep(gjkb_context *ctx, struct gjkb__broad *st, const gjkb__b
     return GJKB_OK;
 }
 
+/* gjkb_step's pairs grouped by their info's key, each group in the sweep's
+ * order (a stable counting sort, on one thread: so the same order for
+ * every thread count). The narrowphase buckets pairs by that key, so its
+ * order then runs through the pairs in turn and the results go out in
+ * whole runs; scattered back to the sweep's order, a contact manifold's
+ * arrays cost a cache miss each per pair (docs/performance.md). */
+static bool group_by_key(struct gjkb__broad *st)
+{
+    gjkb__pairbuf *in = &st->pairs, *out = &st->grouped;
+    uint32_t n = in->count, at[GJKB_KEYS] = { 0 };
+    out->count = 0;
+    if (!gjkb__pairbuf_reserve(out, n))
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        at[gjkb__info_key(in->info[i])]++;
+    uint32_t sum = 0;
+    for (int k = 0; k < GJKB_KEYS; k++) {
+        uint32_t c = at[k];
+        at[k] = sum;
+        sum += c;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = in->info[i], j = at[gjkb__info_key(x)]++;
+        out->a[j] = in->a[i];
+        out->b[j] = in->b[i];
+        out->info[j] = x;
+    }
+    out->count = n;
+    gjkb__pairbuf t = *in;
+    *in = *out;
+    *out = t;
+    return true;
+}
+
 /* The caller's filter, on the calling thread, in pair order (the info
  * kept with its pair when there is one). */
 static void filter_pairs(gjkb__pairbuf *pairs, const gjkb_broadphase_options *opt, bool info)
@@ -861,6 +898,8 @@ gjkb_error gjkb__find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gj
         return e;
     if (opt && opt->filter)
         filter_pairs(&st->pairs, opt, cls != NULL);
+    if (cls && !group_by_key(st))
+        return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u pairs", st->pairs.count);
     st->pairs_info = cls != NULL;
     double t2 = gjkb__now();
 

@@ -16,8 +16,9 @@ gjkb_error gjkb__check_bodies(gjkb_context *ctx, const gjkb_bodies *bodies, cons
 gjkb_error gjkb__boxes(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_aabbs *out, uint32_t *cls);
 
 /* gjkb_find_pairs with its two phases timed (sort, sweep). With cls (a
- * class per box) each pair's gjkb__pair_info is made too: *info points to
- * it (else NULL), valid as long as the pairs. */
+ * class per box: gjkb_step) each pair's gjkb__pair_info is made too and
+ * the pairs are grouped by its key: *info points to it (else NULL), valid
+ * as long as the pairs. */
 gjkb_error gjkb__find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gjkb_broadphase_options *opt,
                             const uint32_t *cls, gjkb_pairs *out, const uint32_t **info, double seconds[2]);
 
@@ -25,8 +26,7 @@ gjkb_error gjkb__find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes, const gj
 double gjkb__now(void);
 
 /* For the tests: the info of the pairs of the context's last gjkb_step
- * (in pair order), or NULL when that step made none (reference backend)
- * or a gjkb_find_pairs came after it. */
+ * (in pair order), or NULL when a gjkb_find_pairs came after it. */
 const uint32_t *gjkb__step_info(const gjkb_context *ctx);
 
 #endif

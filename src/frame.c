@@ -187,8 +187,9 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     if (!fr || !boxes_reserve(fr, bodies->count))
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "gjkb_step: out of memory for %u boxes", bodies->count);
 
-    /* The reference backend has no buckets: no classes, no info. */
-    uint32_t *cls = ctx->backend != GJKB_BACKEND_REFERENCE ? fr->cls : NULL;
+    /* Every backend groups the pairs by key (one order everywhere); the
+     * reference backend's narrowphase has no buckets and takes no info. */
+    uint32_t *cls = fr->cls;
     double t0 = gjkb__now();
     gjkb_aabbs boxes = { .count = bodies->count,
                          .min_x = fr->box[0], .min_y = fr->box[1], .min_z = fr->box[2],
@@ -201,6 +202,8 @@ gjkb_error gjkb_step(gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_br
     double phases[2] = { 0.0, 0.0 };   /* set on success; GCC cannot see that on aarch64 */
     if ((e = gjkb__find_pairs(ctx, &boxes, opt, cls, &pairs, &info, phases)) != GJKB_OK)
         return e;
+    if (ctx->backend == GJKB_BACKEND_REFERENCE)
+        info = NULL;
     /* At least one entry: the batch call wants a status array even for no pairs. */
     if (!results_reserve(fr, pairs.count ? pairs.count : 1) ||
         (p.mode == GJKB_CONTACT && !manifolds_reserve(fr, pairs.count ? pairs.count : 1)))
