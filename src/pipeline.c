@@ -222,72 +222,141 @@ void gjkb__scratch_free(gjkb_context *ctx)
 
 typedef struct key_part {
     uint32_t first, end;
-    int key0;                /* the part's first key */
-    bool ok, uniform;        /* every pair valid; every key equals key0 */
+    int key0, key_end;       /* the part's first and last keys (-1: no pairs) */
+    bool ok, sorted;         /* every pair valid; no key below the one before */
     uint32_t at[KEYS];       /* counts, then where the part's pairs of each key go */
 } key_part;
 
+/* Where put_lane writes: the scratch's lane arrays, copied to locals so
+ * that the key pass's byte stores (which may alias anything) do not make
+ * every lane store reload its array. */
+typedef struct lane_out {
+    uint32_t *order;
+    int32_t *a, *b, *ka, *kb;
+    float *dx, *dy, *dz, *wx, *wy, *wz;
+} lane_out;
+
+static inline lane_out lane_out_of(const scratch *s)
+{
+    return (lane_out){ s->order, s->la, s->lb, s->lka, s->lkb, s->ldx, s->ldy, s->ldz, s->lwx, s->lwy, s->lwz };
+}
+
+/* Pair i (bodies a, b) at position `at` of the order, with what the
+ * kernels load there: its bodies, kinds, B's offset from A and its warm
+ * axis, if any (in double, rounded once here, so every backend reads the
+ * same floats; read here in pair order, where the kernels would read them
+ * at random). */
+static inline void put_lane(lane_out o, uint32_t at, uint32_t i, uint32_t a, uint32_t b, const gjkb_bodies *bd,
+                            const gjkb_query *warm, int32_t ka, int32_t kb)
+{
+    o.order[at] = i;
+    o.a[at] = (int32_t)a;
+    o.b[at] = (int32_t)b;
+    o.ka[at] = ka;
+    o.kb[at] = kb;
+    o.dx[at] = (float)(bd->px[b] - bd->px[a]);
+    o.dy[at] = (float)(bd->py[b] - bd->py[a]);
+    o.dz[at] = (float)(bd->pz[b] - bd->pz[a]);
+    if (warm) {
+        o.wx[at] = (float)warm->warm_x[i];
+        o.wy[at] = (float)warm->warm_y[i];
+        o.wz[at] = (float)warm->warm_z[i];
+    }
+}
+
 /* A part's key pass done: its counts (from four interleaved counters: runs
  * of one key would otherwise chain every increment through memory), its
- * first key and whether every key equals it. */
-static void part_counts(key_part *part, uint32_t count[4][KEYS], int first, unsigned differ)
+ * first and last keys and whether they came sorted. */
+static void part_counts(key_part *part, uint32_t count[4][KEYS], int first, int last, bool sorted)
 {
     for (int k = 0; k < KEYS; k++)
         part->at[k] = count[0][k] + count[1][k] + count[2][k] + count[3][k];
     part->key0 = first;
-    part->uniform = differ == 0;
+    part->key_end = last;
+    part->sorted = sorted;
     part->ok = true;
 }
 
-/* The keys and kinds of the part's pairs and its counts per key, checking
- * each pair on the way (gjkb__check_pairs' rule, so that bodies are read
- * once): not ok at the first pair that fails. (Without branches on the
- * kinds it was slower.) */
-static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const scratch *s,
-                      key_part *part)
+/* What the key pass reads, in locals: the byte stores to keys may alias
+ * anything, and would make every read of a field through a pointer a
+ * reload. */
+typedef struct key_env {
+    uint32_t bodies, hulls;
+    const uint32_t *hull;
+    const uint8_t *kind;
+    const int32_t *hull_n;
+} key_env;
+
+/* The key of the pair of bodies ia, ib and their kinds, checking the pair
+ * on the way (gjkb__check_pairs' rule, so that bodies are read once): -1
+ * where it fails. A batch without hulls skips their lookups (the one
+ * branch on the kinds, always the same way there; the hull's kinds are
+ * looked at again in it, so that the key of the others needs no more than
+ * that branch; without it, slower). */
+static inline int key_of(key_env e, uint32_t ia, uint32_t ib, unsigned *ka, unsigned *kb)
 {
+    if (ia >= e.bodies || ib >= e.bodies)
+        return -1;
+    *ka = e.kind[ia], *kb = e.kind[ib];
+    if (*ka >= GJKB_KIND_COUNT || *kb >= GJKB_KIND_COUNT)
+        return -1;
+    if (!gjkb__any_hull(*ka, *kb))
+        return (int)gjkb__analytic_key(*ka, *kb);
+    bool ha = *ka == GJKB_HULL, hb = *kb == GJKB_HULL;
+    uint32_t ida = e.hull ? e.hull[ia] : 0, idb = e.hull ? e.hull[ib] : 0;
+    if ((ha & (!e.hull | (ida >= e.hulls))) | (hb & (!e.hull | (idb >= e.hulls))))
+        return -1;
+    int32_t na = e.hull_n[ha ? ida : 0], nb = e.hull_n[hb ? idb : 0];
+    return (int)gjkb__hull_key(ha ? gjkb__hull_class(na) : 0, hb ? gjkb__hull_class(nb) : 0);
+}
+
+/* The keys and kinds of the part's pairs and its counts per key: not ok at
+ * the first pair that fails. While the keys come sorted each pair goes to
+ * its lane at once, where the order will be the identity (bucket_join): a
+ * one-kind batch, or one the caller sorted, reads its pairs once; the
+ * rest of an unsorted part runs the plain loop. */
+static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const gjkb_query *warm,
+                      const scratch *s, key_part *part)
+{
+    static const int32_t no_hulls = 0;
+    const key_env e = { bd->count, ctx->hull_count, bd->hull, bd->kind, ctx->hull_count ? ctx->hull_n : &no_hulls };
+    const lane_out lo = lane_out_of(s);
     uint8_t *const keys = s->keys;
     int32_t *const kind_a = s->kind_a, *const kind_b = s->kind_b;
-    /* Everything in locals: the byte stores to keys may alias anything. */
-    const uint32_t bodies = bd->count, hulls = ctx->hull_count, end = part->end;
-    const uint32_t *const a = pr->a, *const b = pr->b, *const hull = bd->hull;
-    const uint8_t *const kind = bd->kind;
-    static const int32_t no_hulls = 0;
-    const int32_t *const hull_n = hulls ? ctx->hull_n : &no_hulls;
+    const uint32_t *const a = pr->a, *const b = pr->b, end = part->end;
     /* four interleaved counters: runs of one key would otherwise chain
      * every increment through memory */
     uint32_t count[4][KEYS] = { { 0 } };
-    int first = -1;
-    unsigned differ = 0;
+    int first = part->first < end ? -2 : -1, last = -1;
+    bool sorted = true;
+    unsigned ka, kb;
     part->ok = false;
-    for (uint32_t i = part->first; i < end; i++) {
-        uint32_t ia = a[i], ib = b[i];
-        if (ia >= bodies || ib >= bodies)
-            return;
-        unsigned ka = kind[ia], kb = kind[ib];
-        if (ka >= GJKB_KIND_COUNT || kb >= GJKB_KIND_COUNT)
+    uint32_t i = part->first;
+    for (; i < end && sorted; i++) {
+        int key = key_of(e, a[i], b[i], &ka, &kb);
+        if (key < 0)
             return;
         kind_a[i] = (int32_t)ka;
         kind_b[i] = (int32_t)kb;
-        /* A batch without hulls skips their lookups (the one branch on
-         * the kinds, always the same way there; the hull's kinds are
-         * looked at again in it, so that the key of the others needs no
-         * more than that branch). */
-        int key = (int)gjkb__analytic_key(ka, kb);
-        if (gjkb__any_hull(ka, kb)) {
-            bool ha = ka == GJKB_HULL, hb = kb == GJKB_HULL;
-            uint32_t ida = hull ? hull[ia] : 0, idb = hull ? hull[ib] : 0;
-            if ((ha & (!hull | (ida >= hulls))) | (hb & (!hull | (idb >= hulls))))
-                return;
-            int32_t na = hull_n[ha ? ida : 0], nb = hull_n[hb ? idb : 0];
-            key = (int)gjkb__hull_key(ha ? gjkb__hull_class(na) : 0, hb ? gjkb__hull_class(nb) : 0);
-        }
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
-        first = first < 0 ? key : first;
-        differ |= (unsigned)(key ^ first);
+        first = first == -2 ? key : first;
+        sorted = key >= last;
+        last = key;
+        if (sorted)
+            put_lane(lo, i, i, a[i], b[i], bd, warm, (int32_t)ka, (int32_t)kb);
     }
-    part_counts(part, count, first, differ);
+    for (; i < end; i++) {
+        int key = key_of(e, a[i], b[i], &ka, &kb);
+        if (key < 0)
+            return;
+        kind_a[i] = (int32_t)ka;
+        kind_b[i] = (int32_t)kb;
+        keys[i] = (uint8_t)key;
+        count[i & 3][key]++;
+        last = key;
+    }
+    part_counts(part, count, first, last, sorted);
 }
 
 /* Where part p of n items in `parts` parts starts. */
@@ -297,19 +366,26 @@ static inline uint32_t split(uint32_t n, int p, int parts)
 }
 
 /* gjkb_step's key pass: the keys come with the pairs (gjkb__pair_info,
- * made in the sweep), so only the counts are left. */
-static void info_keys(const uint32_t *info, key_part *part)
+ * made in the sweep), so only the counts are left, and the lanes while
+ * the keys come sorted (as gjkb_step groups them). */
+static void info_keys(const uint32_t *info, const gjkb_pairs *pr, const gjkb_bodies *bd, const gjkb_query *warm,
+                      const scratch *s, key_part *part)
 {
+    const lane_out lo = lane_out_of(s);
     uint32_t count[4][KEYS] = { { 0 } };
-    int first = -1;
-    unsigned differ = 0;
+    int first = -1, last = -1;
+    bool sorted = true;
     for (uint32_t i = part->first, end = part->end; i < end; i++) {
-        int key = (int)gjkb__info_key(info[i]);
+        uint32_t x = info[i];
+        int key = (int)gjkb__info_key(x);
         count[i & 3][key]++;
         first = first < 0 ? key : first;
-        differ |= (unsigned)(key ^ first);
+        sorted = sorted && key >= last;
+        last = key;
+        if (sorted)
+            put_lane(lo, i, i, pr->a[i], pr->b[i], bd, warm, gjkb__info_kind_a(x), gjkb__info_kind_b(x));
     }
-    part_counts(part, count, first, differ);
+    part_counts(part, count, first, last, sorted);
 }
 
 /* The parts of n pairs for `threads` threads. */
@@ -323,29 +399,6 @@ static int bucket_parts(uint32_t n, int threads, key_part part[MAX_PARTS])
         part[p].end = split(n, p + 1, parts);
     }
     return parts;
-}
-
-/* Pair i at position `at` of the order, with what the kernels load there:
- * its bodies, kinds, B's offset from A and its warm axis, if any (in
- * double, rounded once here, so every backend reads the same floats; read
- * here in pair order, where the kernels would read them at random). */
-static inline void put_lane(const scratch *s, uint32_t at, uint32_t i, const gjkb_pairs *pr, const gjkb_bodies *bd,
-                            const gjkb_query *warm, int32_t ka, int32_t kb)
-{
-    uint32_t a = pr->a[i], b = pr->b[i];
-    s->order[at] = i;
-    s->la[at] = (int32_t)a;
-    s->lb[at] = (int32_t)b;
-    s->lka[at] = ka;
-    s->lkb[at] = kb;
-    s->ldx[at] = (float)(bd->px[b] - bd->px[a]);
-    s->ldy[at] = (float)(bd->py[b] - bd->py[a]);
-    s->ldz[at] = (float)(bd->pz[b] - bd->pz[a]);
-    if (warm) {
-        s->lwx[at] = (float)warm->warm_x[i];
-        s->lwy[at] = (float)warm->warm_y[i];
-        s->lwz[at] = (float)warm->warm_z[i];
-    }
 }
 
 /* Pair i's kinds: from its info where the sweep made it, else from the
@@ -363,9 +416,23 @@ static inline int32_t kind_b_of(const scratch *s, const uint32_t *info, uint32_t
  * placing. */
 typedef enum bucket_plan {
     BUCKET_INVALID,    /* a pair is invalid: no order (the error is worded after) */
-    BUCKET_IDENTITY,   /* every pair has the same key: the order is the identity */
+    BUCKET_IDENTITY,   /* the keys come sorted: the order is the identity, every lane placed */
     BUCKET_BY_KEY      /* the parts' counts became where their pairs go, key by key, part by part */
 } bucket_plan;
+
+/* Whether the parts' keys come sorted from the first pair to the last:
+ * then the stable counting sort leaves every pair where it is, and the
+ * key passes have placed every lane already. */
+static bool parts_sorted(const key_part part[], int parts)
+{
+    int last = -1;
+    for (int p = 0; p < parts; p++) {
+        if (!part[p].sorted || (part[p].key0 >= 0 && part[p].key0 < last))
+            return false;
+        last = part[p].key_end >= 0 ? part[p].key_end : last;
+    }
+    return true;
+}
 
 /* Between the key pass and the placing, on one thread: the plan, the
  * parts' counts turned into places for BUCKET_BY_KEY. The tail up to a
@@ -373,15 +440,12 @@ typedef enum bucket_plan {
 static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uint32_t n, const gjkb_pairs *pr,
                                const gjkb_bodies *bd, const gjkb_query *warm, const uint32_t *info)
 {
-    bool uniform = true;
-    for (int p = 0; p < parts; p++) {
+    for (int p = 0; p < parts; p++)
         if (!part[p].ok)
             return BUCKET_INVALID;
-        uniform = uniform && part[p].uniform && part[p].key0 == part[0].key0;
-    }
     for (uint32_t i = n; i % GJKB_PACK_ALIGN; i++)
-        put_lane(s, i, 0, pr, bd, warm, kind_a_of(s, info, 0), kind_b_of(s, info, 0));
-    if (uniform)
+        put_lane(lane_out_of(s), i, 0, pr->a[0], pr->b[0], bd, warm, kind_a_of(s, info, 0), kind_b_of(s, info, 0));
+    if (parts_sorted(part, parts))
         return BUCKET_IDENTITY;
     uint32_t sum = 0;
     for (int k = 0; k < KEYS; k++)
@@ -393,17 +457,16 @@ static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uin
     return BUCKET_BY_KEY;
 }
 
-/* The part's pairs into the order: by key (counting sort: stable, so
- * deterministic), or in pair order. */
+/* The part's pairs into the order by key (counting sort: stable, so
+ * deterministic); the identity needs nothing more (the key pass placed
+ * them). */
 static void part_place(const scratch *s, key_part *part, bucket_plan plan, const gjkb_pairs *pr,
                        const gjkb_bodies *bd, const gjkb_query *warm, const uint32_t *info)
 {
     const uint8_t *const keys = s->keys;
-    if (plan == BUCKET_IDENTITY) {
-        for (uint32_t i = part->first; i < part->end; i++)
-            put_lane(s, i, i, pr, bd, warm, kind_a_of(s, info, i), kind_b_of(s, info, i));
+    const lane_out lo = lane_out_of(s);
+    if (plan == BUCKET_IDENTITY)
         return;
-    }
     /* The next positions in a local array: the lane stores could alias
      * part->at, and its every increment would go through memory again. */
     uint32_t at[KEYS];
@@ -411,12 +474,13 @@ static void part_place(const scratch *s, key_part *part, bucket_plan plan, const
     if (info) {
         for (uint32_t i = part->first; i < part->end; i++) {
             uint32_t x = info[i];
-            put_lane(s, at[gjkb__info_key(x)]++, i, pr, bd, warm, gjkb__info_kind_a(x), gjkb__info_kind_b(x));
+            put_lane(lo, at[gjkb__info_key(x)]++, i, pr->a[i], pr->b[i], bd, warm, gjkb__info_kind_a(x),
+                     gjkb__info_kind_b(x));
         }
         return;
     }
     for (uint32_t i = part->first; i < part->end; i++)
-        put_lane(s, at[keys[i]]++, i, pr, bd, warm, s->kind_a[i], s->kind_b[i]);
+        put_lane(lo, at[keys[i]]++, i, pr->a[i], pr->b[i], bd, warm, s->kind_a[i], s->kind_b[i]);
 }
 
 /* ---- body records -------------------------------------------------------- */
@@ -513,13 +577,13 @@ static void run_chunk(const batch *b, const gjkb__world *w, gjkb__lanes *l, uint
 }
 
 /* The key pass of part q: the batch's, or from the sweep's info. */
-static void keys_of(const gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs, const scratch *s,
-                    key_part *part, const uint32_t *info)
+static void keys_of(const gjkb_context *ctx, const gjkb_bodies *bodies, const gjkb_pairs *pairs,
+                    const gjkb_query *warm, const scratch *s, key_part *part, const uint32_t *info)
 {
     if (info)
-        info_keys(info, part);
+        info_keys(info, pairs, bodies, warm, s, part);
     else
-        pair_keys(ctx, bodies, pairs, s, part);
+        pair_keys(ctx, bodies, pairs, warm, s, part);
 }
 
 /* What the kernels read of the whole batch (the lane arrays are set per
@@ -624,7 +688,7 @@ static bucket_plan run_single(batch *b)
     const gjkb_bodies *bd = b->bodies;
     if (b->records)
         b->k->records(&b->w, bd->kind, b->ctx->hull_count, 0, bd->count, b->s->records);
-    keys_of(b->ctx, bd, b->pairs, b->s, &b->part[0], b->info);
+    keys_of(b->ctx, bd, b->pairs, b->warm, b->s, &b->part[0], b->info);
     bucket_plan plan = bucket_join(b->s, b->part, 1, b->pairs->count, b->pairs, bd, b->warm, b->info);
     if (plan == BUCKET_INVALID)
         return plan;
@@ -670,7 +734,7 @@ static bucket_plan run_threaded(batch *b)
         }
         GJKB_OMP(omp for schedule(static, 1))
         for (int q = 0; q < b->parts; q++)
-            keys_of(b->ctx, bd, b->pairs, b->s, &b->part[q], b->info);
+            keys_of(b->ctx, bd, b->pairs, b->warm, b->s, &b->part[q], b->info);
         GJKB_OMP(omp single)
         plan = bucket_join(b->s, b->part, b->parts, b->pairs->count, b->pairs, bd, b->warm, b->info);
         if (plan != BUCKET_INVALID) {

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "internal.h"
+#include "pairkey.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -124,6 +126,19 @@ static void assert_pair_same(const tu_batch *x, uint32_t i, const tu_batch *y, u
     }
 }
 
+/* Pair k of out gets pair k of t: its shapes and t's answer. */
+static void put_result(tu_batch *out, const tu_batch *t, uint32_t i, gjkb_result res)
+{
+    gjkb_shape a = tu_batch_shape(t, t->ia[i]), b = tu_batch_shape(t, t->ib[i]);
+    uint32_t k = tu_batch_add(out, &a, &b);
+    out->status[k] = (uint8_t)res.status;
+    out->iterations[k] = res.iterations;
+    out->distance[k] = res.distance;
+    out->ax[k] = res.a[0], out->ay[k] = res.a[1], out->az[k] = res.a[2];
+    out->bx[k] = res.b[0], out->by[k] = res.b[1], out->bz[k] = res.b[2];
+    out->nx[k] = res.n[0], out->ny[k] = res.n[1], out->nz[k] = res.n[2];
+}
+
 /* The answer of every pair of t alone in a batch on ctx. */
 static void run_alone(gjkb_context *ctx, const tu_batch *t, const gjkb_query *q, tu_batch *alone)
 {
@@ -134,15 +149,7 @@ static void run_alone(gjkb_context *ctx, const tu_batch *t, const gjkb_query *q,
         memset(&one, 0, sizeof one);
         tu_batch_add(&one, &a, &b);
         assert_int_equal(tu_batch_run(ctx, &one, q), GJKB_OK);
-        tu_batch_add(alone, &a, &b);
-        gjkb_result res = tu_batch_get(&one, 0);
-        uint32_t k = alone->np - 1;
-        alone->status[k] = (uint8_t)res.status;
-        alone->iterations[k] = res.iterations;
-        alone->distance[k] = res.distance;
-        alone->ax[k] = res.a[0], alone->ay[k] = res.a[1], alone->az[k] = res.a[2];
-        alone->bx[k] = res.b[0], alone->by[k] = res.b[1], alone->bz[k] = res.b[2];
-        alone->nx[k] = res.n[0], alone->ny[k] = res.n[1], alone->nz[k] = res.n[2];
+        put_result(alone, t, i, tu_batch_get(&one, 0));
         tu_batch_free(&one);
     }
 }
@@ -164,8 +171,45 @@ static void shuffled(const tu_batch *t, tu_rng *r, uint32_t *perm, tu_batch *out
     }
 }
 
-/* Every backend, mode and cap: the batch, and a shuffle of it, pair by
- * pair equal to the pair alone on the width-1 kernel. */
+/* A pair's bucket key on ctx (its hulls' sizes are ctx's). */
+static unsigned pair_key(const gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b)
+{
+    int32_t na = a->kind == GJKB_HULL ? ctx->hull_n[a->hull] : 0, nb = b->kind == GJKB_HULL ? ctx->hull_n[b->hull] : 0;
+    return gjkb__info_key(gjkb__pair_info(gjkb__body_class(a->kind, na), gjkb__body_class(b->kind, nb)));
+}
+
+/* The pairs of t sorted by bucket key, stably (pair k of the result is
+ * pair perm[k]): the order the pipeline then keeps as it is. */
+static void sorted_by_key(const gjkb_context *ctx, const tu_batch *t, uint32_t *perm, tu_batch *out)
+{
+    uint32_t k = 0;
+    for (unsigned key = 0; key < GJKB_KEYS; key++)
+        for (uint32_t i = 0; i < t->np; i++) {
+            gjkb_shape a = tu_batch_shape(t, t->ia[i]), b = tu_batch_shape(t, t->ib[i]);
+            if (pair_key(ctx, &a, &b) == key)
+                perm[k++] = i;
+        }
+    assert_int_equal(k, t->np);
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < t->np; i++) {
+        gjkb_shape a = tu_batch_shape(t, t->ia[perm[i]]), b = tu_batch_shape(t, t->ib[perm[i]]);
+        tu_batch_add(out, &a, &b);
+    }
+}
+
+/* The batch in the order perm gave (pair i of s is pair perm[i]) on ctx,
+ * pair by pair equal to the pair alone. */
+static void check_order(gjkb_context *ctx, tu_batch *s, const uint32_t *perm, const gjkb_query *q,
+                        const tu_batch *alone, const char *what)
+{
+    assert_int_equal(tu_batch_run(ctx, s, q), GJKB_OK);
+    for (uint32_t i = 0; i < s->np; i++)
+        assert_pair_same(s, i, alone, perm[i], what);
+}
+
+/* Every backend, mode and cap: the batch, a shuffle of it and (on 1 and 2
+ * threads) the batch sorted by key, pair by pair equal to the pair alone
+ * on the width-1 kernel. */
 static void check_isolation(tu_batch *t, uint64_t seed)
 {
     gjkb_context *one = context_for(GJKB_BACKEND_SCALAR);
@@ -188,9 +232,13 @@ static void check_isolation(tu_batch *t, uint64_t seed)
                 tu_rng r = tu_rng_make(seed + 1000 * c + (uint64_t)b);
                 tu_batch s;
                 shuffled(t, &r, perm, &s);
-                assert_int_equal(tu_batch_run(ctx, &s, &q), GJKB_OK);
-                for (uint32_t i = 0; i < s.np; i++)
-                    assert_pair_same(&s, i, &alone, perm[i], what);
+                check_order(ctx, &s, perm, &q, &alone, what);
+                tu_batch_free(&s);
+                sorted_by_key(ctx, t, perm, &s);
+                for (int threads = 1; threads <= 2; threads++) {
+                    assert_int_equal(gjkb_set_threads(ctx, threads), GJKB_OK);
+                    check_order(ctx, &s, perm, &q, &alone, what);
+                }
                 tu_batch_free(&s);
                 gjkb_destroy(ctx);
             }
@@ -314,6 +362,68 @@ static void test_step_every_width(void **state)
     tu_batch_free(&t);
 }
 
+/* A batch whose keys come sorted keeps its order, and the placing is done
+ * in the key pass; a batch of two sorted halves is not sorted, whatever
+ * the split. Either way 1 and 2 threads give the same bits and the same
+ * bundles (step counts): the plan must not depend on the split. */
+static void test_sorted_batch_threads(void **state)
+{
+    (void)state;
+    enum { HALF = 12000 };   /* two key parts at 2 threads, split between the halves */
+    tu_batch h[2], whole, orders[2];
+    uint32_t *perm = malloc(2 * HALF * sizeof *perm);
+    gjkb_context *keyer = context_for(GJKB_BACKEND_SCALAR);
+    for (int k = 0; k < 2; k++)
+        degenerate_batch(&h[k], HALF, 41 + (uint64_t)k);
+    memset(&whole, 0, sizeof whole);
+    memset(&orders[0], 0, sizeof orders[0]);
+    for (int k = 0; k < 2; k++) {
+        tu_batch s;
+        sorted_by_key(keyer, &h[k], perm, &s);
+        for (uint32_t i = 0; i < HALF; i++) {
+            gjkb_shape a = tu_batch_shape(&s, s.ia[i]), b = tu_batch_shape(&s, s.ib[i]);
+            tu_batch_add(&orders[0], &a, &b);
+            tu_batch_add(&whole, &a, &b);
+        }
+        tu_batch_free(&s);
+    }
+    sorted_by_key(keyer, &whole, perm, &orders[1]);
+    gjkb_destroy(keyer);
+    gjkb_query q = { .mode = GJKB_DISTANCE };
+    for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
+        if (!gjkb_backend_available((gjkb_backend)b))
+            continue;
+        gjkb_context *ctx = context_for((gjkb_backend)b);
+        for (int o = 0; o < 2; o++) {
+            tu_batch one;
+            gjkb_stats st[2];
+            for (int threads = 1; threads <= 2; threads++) {
+                assert_int_equal(gjkb_set_threads(ctx, threads), GJKB_OK);
+                gjkb_stats_reset(ctx);
+                assert_int_equal(tu_batch_run(ctx, &orders[o], &q), GJKB_OK);
+                assert_int_equal(gjkb_stats_get(ctx, &st[threads - 1]), GJKB_OK);
+                if (threads == 1) {
+                    memset(&one, 0, sizeof one);
+                    for (uint32_t i = 0; i < orders[o].np; i++)
+                        put_result(&one, &orders[o], i, tu_batch_get(&orders[o], i));
+                    continue;
+                }
+                for (uint32_t i = 0; i < orders[o].np; i++)
+                    assert_pair_same(&orders[o], i, &one, i, "2 threads differ from 1");
+            }
+            assert_true(st[0].bundle_steps == st[1].bundle_steps && st[0].lane_steps == st[1].lane_steps);
+            tu_batch_free(&one);
+        }
+        gjkb_destroy(ctx);
+    }
+    for (int k = 0; k < 2; k++)
+        tu_batch_free(&h[k]);
+    tu_batch_free(&whole);
+    tu_batch_free(&orders[0]);
+    tu_batch_free(&orders[1]);
+    free(perm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_degenerate_neighbours),
         cmocka_unit_test(test_round_neighbours),
         cmocka_unit_test(test_step_every_width),
+        cmocka_unit_test(test_sorted_batch_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
