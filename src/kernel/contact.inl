@@ -132,8 +132,8 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
     ct_store_points(l, o, mw_and(m, fw_le(c->dist, ct_keep(w, k))), k, c->n, &mf);
 }
 
-/* One bundle: overlapping boxes, and a sphere against a capsule, a box, a
- * cylinder or a cone, answered here; returns the lanes for the distance
+/* One bundle: overlapping boxes, and a sphere against a sphere, a
+ * capsule, a box, a cylinder or a cone, answered here; returns the lanes for the distance
  * loops (every other lane, invalid ones included). */
 static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
 {

@@ -1,6 +1,7 @@
-/* contact_sphere.inl - a sphere against a capsule, a box, a cylinder or a
- * cone in closed form, across lanes. The sphere's core is its centre; the nearest point
- * of the other core to it (inside: the nearest point of its surface)
+/* contact_sphere.inl - a sphere against a sphere, a capsule, a box, a
+ * cylinder or a cone in closed form, across lanes. The sphere's core is
+ * its centre; the nearest point of the other core to it (inside: the
+ * nearest point of its surface)
  * gives the signed distance, the normal and the one contact point
  * exactly, where the loops and EPA reach a curved side only slowly and
  * float's EPA stops with its normal up to about 1e-3 rad off (its depth is
@@ -12,7 +13,7 @@
  * >= 0, the distance from the axis), then turned back about the axis. Where two
  * sides are equally near, either normal meets the depth: the side listed
  * first below is taken only where strictly nearer. A centre on the axis
- * takes the direction along x. */
+ * takes the direction along x, as does a centre on the other sphere's. */
 
 /* Past a face or a side the normal is the face's, exact; past a rim or
  * an apex it is the way from that point to the centre, whose float
@@ -176,15 +177,32 @@ static GJKB_INLINE mw cs_round(iw kind)
     return mw_and(mw_not(iw_eq(kind, iw_splat(GJKB_SPHERE))), mw_not(iw_eq(kind, iw_splat(GJKB_HULL))));
 }
 
-/* The valid lanes that are a sphere and a capsule, a box, a cylinder or a
- * cone, either way round. */
+/* The valid lanes that are a sphere and a sphere, a capsule, a box, a
+ * cylinder or a cone, either way round. */
 static GJKB_INLINE mw cs_lanes(const gjkb__world *w, size_t o, const pack_w *k)
 {
     const iw ka = iw_load(w->lane_ka + o), kb = iw_load(w->lane_kb + o);
     const iw sphere = iw_splat(GJKB_SPHERE);
-    mw round_a = cs_round(ka), round_b = cs_round(kb);
-    mw m = mw_or(mw_and(iw_eq(ka, sphere), round_b), mw_and(round_a, iw_eq(kb, sphere)));
+    mw ball_a = iw_eq(ka, sphere), ball_b = iw_eq(kb, sphere);
+    mw m = mw_or(mw_and(ball_a, mw_or(ball_b, cs_round(kb))), mw_and(cs_round(ka), ball_b));
     return mw_and(m, k->valid);
+}
+
+/* The other core a point too (lanes m): the way to the centre p, along x
+ * where p is the point itself. Every direction is a normal of a point, so
+ * the float rounding of p tilts the normal without moving the depth by
+ * more than second order: no CS_VERTEX limit here. */
+static GJKB_INLINE void cs_point(cs_3d *c, mw m, v3w p)
+{
+    const fw zero = fw_zero(), one = fw_splat(1.0f);
+    fw len = fw_sqrt(v3_dot(p, p));
+    mw some = fw_gt(len, zero);
+    v3w u = v3_scale(p, fw_div(one, fw_sel(some, len, one)));
+    c->q = v3_sel(m, v3_zero(), c->q);
+    c->u = v3_sel(m, v3_sel(some, u, v3_splat(1.0f, 0.0f, 0.0f)), c->u);
+    c->core = fw_sel(m, len, c->core);
+    c->key = iw_sel(m, iw_zero(), c->key);
+    c->ok = mw_or(m, c->ok);
 }
 
 /* The nearest point of a cylinder's or (lanes cone) a cone's core (radius
@@ -233,19 +251,24 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
     s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
     /* back about the axis; a box's own */
-    v3w q = v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), u = v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz);
+    cs_3d t = { v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz),
+                s.core, s.key, s.ok };
     if (mw_any(box)) {
         cs_3d b = cs_box(p, v3_sel(round_a, k->sa.c.h, k->sb.c.h));
-        q = v3_sel(box, b.q, q), u = v3_sel(box, b.u, u);
-        s.core = fw_sel(box, b.core, s.core);
-        s.key = iw_sel(box, b.key, s.key);
-        s.ok = mw_or(mw_and(box, b.ok), mw_andnot(s.ok, box));
+        t.q = v3_sel(box, b.q, t.q), t.u = v3_sel(box, b.u, t.u);
+        t.core = fw_sel(box, b.core, t.core);
+        t.key = iw_sel(box, b.key, t.key);
+        t.ok = mw_or(mw_and(box, b.ok), mw_andnot(t.ok, box));
     }
+    const mw ball = iw_eq(kind, iw_splat(GJKB_SPHERE));
+    if (mw_any(ball))
+        cs_point(&t, ball, p);
+    const v3w q = t.q, u = t.u;
     cs_out c;
-    c.dist = fw_sub(s.core, fw_add(mc, ms));
-    c.ok = s.ok;
+    c.dist = fw_sub(t.core, fw_add(mc, ms));
+    c.ok = t.ok;
     /* the sphere's key is 0: the other's goes on its side of the pair */
-    c.key = iw_sel(round_a, iw_shl(s.key, 16), s.key);
+    c.key = iw_sel(round_a, iw_shl(t.key, 16), t.key);
     /* into A's frame: n from A to B */
     v3w on_sphere = v3_sub(p, v3_scale(u, ms)), on_round = v3_madd(q, u, mc);
     c.n = v3_sel(round_a, u, v3_neg(m3_mul(k->pose.r, u)));
