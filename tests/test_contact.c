@@ -2044,6 +2044,47 @@ static void test_wide_capsule_on_box(void **state)
     assert_int_equal(r.contact_count, 2);
 }
 
+/* A box turned 45 degrees about z and tilted by `tilt` about x, its
+ * lowest bottom corner (the diamond's tip) 1e-4 deep at (0, -0.4) in the long
+ * top face of a 4 x 1 x 1 box: the contact is the triangle of the tip and
+ * (+-0.9, 0.5), the tip deepest, the far corners 0.9 sin(tilt) higher. */
+static gjkb_shape diamond_on_bar(double tilt)
+{
+    const double h = 3.0 / sqrt(2.0);
+    double cx = cos(0.5 * tilt), sx = sin(0.5 * tilt), cz = cos(0.125 * 3.14159265358979323846), sz = sin(0.125 * 3.14159265358979323846);
+    float q[4] = { tu_f32(cx * cz), tu_f32(cz * sx), tu_f32(-sx * sz), tu_f32(cx * sz) };
+    double R[3][3];
+    tu_quat_matrix(q, R);
+    /* the bottom corner lowest in y */
+    double tip[3] = { 0, 1e300, 0 };
+    for (int c = 0; c < 4; c++) {
+        double l[3] = { c & 1 ? h : -h, c & 2 ? h : -h, -0.5 }, w[3];
+        for (int i = 0; i < 3; i++)
+            w[i] = R[i][0] * l[0] + R[i][1] * l[1] + R[i][2] * l[2];
+        if (w[1] < tip[1])
+            memcpy(tip, w, sizeof tip);
+    }
+    return tu_rot(tu_at(tu_box(h, h, 0.5), -tip[0], -0.4 - tip[1], 0.4999 - tip[2]), q);
+}
+
+/* The separation filter keeps the points within MB_RISE times the
+ * contact's spread of the deepest (the reference's rule). Here the far
+ * corners lie above that limit measured from the deepest point's own
+ * distances (1.27) but below it measured on the spread (1.8): the kernel
+ * must not take the cheaper bound for the spread, and keeps all three. */
+static void test_wide_filter_spread(void **state)
+{
+    (void)state;
+    gjkb_shape bar = tu_box(2, 0.5, 0.5);
+    gjkb_shape b = diamond_on_bar(2.5e-3);
+    gjkb_result r = wide_vs_reference("diamond on a bar, tilted 2.5e-3", &bar, &b, 0.0, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 3);
+    /* tilted twice as much, the far corners are beyond the limit */
+    b = diamond_on_bar(5e-3);
+    r = wide_vs_reference("diamond on a bar, tilted 5e-3", &bar, &b, 0.0, NULL, NULL, 0);
+    assert_int_equal(r.contact_count, 1);
+}
+
 /* A rounded box resting on a box, turned about z: its four corners. */
 static void test_wide_rounded_box_on_box(void **state)
 {
@@ -2208,6 +2249,7 @@ int main(void)
         cmocka_unit_test(test_resting_capsule_cylinder_sphere),
         cmocka_unit_test(test_wide_capsule_on_box),
         cmocka_unit_test(test_wide_rounded_box_on_box),
+        cmocka_unit_test(test_wide_filter_spread),
         cmocka_unit_test(test_wide_hull_faces),
         cmocka_unit_test(test_feature_keys_stable),
         cmocka_unit_test(test_coincident_and_deep),

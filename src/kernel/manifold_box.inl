@@ -344,13 +344,10 @@ static GJKB_INLINE mb_pt mb_deepest(const mb_cand *c, mw *none)
     return p;
 }
 
-/* Keeps the candidates at most max(keep, dist + MB_RISE * extent) apart
- * along n, extent the candidates' largest spread (as the reference: a
- * measure that does not depend on which of two equally deep points is
- * taken); returns the deepest. */
-static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
+/* The candidates' largest spread, squared: the largest of their pairwise
+ * distances. */
+static GJKB_INLINE fw mb_extent2(const mb_cand *c)
 {
-    mb_pt deep = mb_deepest(c, none);
     fw extent2 = fw_zero();
     for (int i = 0; i < MB_CANDS; i++)
         for (int j = i + 1; j < MB_CANDS; j++) {
@@ -358,7 +355,52 @@ static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
             fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
             extent2 = fw_sel(mw_and(mw_and(c->ok[i], c->ok[j]), fw_gt(d2, extent2)), d2, extent2);
         }
-    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(extent2))));
+    return extent2;
+}
+
+/* Whether the bounds decide every candidate of every lane without the
+ * spread itself: near2, the largest squared distance from the deepest
+ * point, is one of the pairwise distances, so lo (the limit from it) is at
+ * most the limit; the spread is at most twice its root (the triangle
+ * inequality, with room for float's rounding of the distances), so hi is
+ * at least the limit. Rounding is monotone, so a candidate whose float
+ * difference below lo is 2 MB_SEP_EPS or more is kept and not unsure, one
+ * as far above hi dropped and not unsure, exactly as the limit itself
+ * would decide; a NaN is neither, and the spread decides. */
+static GJKB_INLINE mw mb_bounds_decide(const mb_cand *c, mb_pt deep, fw dist, fw keep, fw *lo)
+{
+    fw near2 = fw_zero();
+    for (int i = 0; i < MB_CANDS; i++) {
+        fw dx = fw_sub(c->x[i], deep.x), dy = fw_sub(c->y[i], deep.y);
+        fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
+        near2 = fw_sel(mw_and(c->ok[i], fw_gt(d2, near2)), d2, near2);
+    }
+    fw near = fw_sqrt(near2), margin = fw_splat(2.0f * MB_SEP_EPS);
+    *lo = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), near)));
+    fw hi = fw_max(keep, fw_add(dist, fw_mul(fw_splat(2.0f * MB_RISE * (1.0f + 0x1p-10f)), near)));
+    mw all = mw_true();
+    for (int i = 0; i < MB_CANDS; i++) {
+        mw below = fw_ge(fw_sub(*lo, c->sep[i]), margin), above = fw_ge(fw_sub(c->sep[i], hi), margin);
+        all = mw_and(all, mw_or(mw_not(c->ok[i]), mw_or(below, above)));
+    }
+    return all;
+}
+
+/* Keeps the candidates at most max(keep, dist + MB_RISE * extent) apart
+ * along n, extent the candidates' largest spread (as the reference: a
+ * measure that does not depend on which of two equally deep points is
+ * taken); returns the deepest. The spread costs 66 distances; bounds from
+ * 12 decide most bundles with the same outcome. */
+static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
+{
+    mb_pt deep = mb_deepest(c, none);
+    fw lo;
+    if (mw_all(mb_bounds_decide(c, deep, dist, keep, &lo))) {
+        for (int i = 0; i < MB_CANDS; i++)
+            c->ok[i] = mw_and(c->ok[i], fw_le(c->sep[i], lo));
+        return deep;
+    }
+    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(mb_extent2(c)))));
     mw unsure = mw_false();
     for (int i = 0; i < MB_CANDS; i++) {
         unsure = mw_or(unsure, mw_and(c->ok[i], fw_le(fw_abs(fw_sub(c->sep[i], limit)), fw_splat(MB_SEP_EPS))));
