@@ -323,15 +323,15 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
     const lane_out lo = lane_out_of(s);
     uint8_t *const keys = s->keys;
     int32_t *const kind_a = s->kind_a, *const kind_b = s->kind_b;
-    const uint32_t *const a = pr->a, *const b = pr->b, end = part->end;
+    const uint32_t *const a = pr->a, *const b = pr->b, start = part->first, end = part->end;
     /* four interleaved counters: runs of one key would otherwise chain
      * every increment through memory */
     uint32_t count[4][KEYS] = { { 0 } };
-    int first = part->first < end ? -2 : -1, last = -1;
+    int first = -1, last = -1;
     bool sorted = true;
     unsigned ka, kb;
     part->ok = false;
-    uint32_t i = part->first;
+    uint32_t i = start;
     for (; i < end && sorted; i++) {
         int key = key_of(e, a[i], b[i], &ka, &kb);
         if (key < 0)
@@ -340,7 +340,7 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
         kind_b[i] = (int32_t)kb;
         keys[i] = (uint8_t)key;
         count[i & 3][key]++;
-        first = first == -2 ? key : first;
+        first = i == start ? key : first;
         sorted = key >= last;
         last = key;
         if (sorted)
