@@ -1,5 +1,6 @@
 /* contact_sphere.inl - a sphere against a sphere, a capsule, a box, a
- * cylinder or a cone in closed form, across lanes. The sphere's core is
+ * cylinder or a cone in closed form, across lanes, for contact mode
+ * (contact.inl) and distance mode's first pass (light.inl). The sphere's core is
  * its centre; the nearest point of the other core to it (inside: the
  * nearest point of its surface)
  * gives the signed distance, the normal and the one contact point
@@ -163,9 +164,10 @@ static GJKB_INLINE cs_3d cs_box(v3w p, v3w h)
 
 /* A lane's answer in A's scaled frame: signed distance (margins
  * included), unit normal from A to B, A's witness, the key of the two
- * features, and whether float settled it. */
+ * features, and whether float settled it; cs_answer also gives the
+ * cores' signed distance. */
 typedef struct cs_out {
-    fw dist;
+    fw dist, core;
     v3w n, a;
     iw key;
     mw ok;
@@ -231,18 +233,12 @@ static GJKB_INLINE cs_2d cs_revolved(v3w p, fw r, fw h, mw cone, fw *lx, fw *ly)
     return s;
 }
 
-static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w *k)
+/* A solid of revolution's core (cylinder, cone, capsule: radius r, half
+ * height h) against the centre p, in its frame: the section's answer
+ * turned back about the axis. */
+static GJKB_INLINE cs_3d cs_round_core(v3w p, fw r, fw h, mw cone, mw capsule)
 {
     const fw zero = fw_zero();
-    const iw ka = iw_load(w->lane_ka + o);
-    const mw round_a = mw_not(iw_eq(ka, iw_splat(GJKB_SPHERE)));
-    const iw kind = iw_sel(round_a, ka, iw_load(w->lane_kb + o));
-    const mw cone = iw_eq(kind, iw_splat(GJKB_CONE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
-    const mw box = iw_eq(kind, iw_splat(GJKB_BOX));
-    const fw r = fw_sel(round_a, k->sa.c.rd, k->sb.c.rd), h = fw_sel(round_a, k->sa.c.h.z, k->sb.c.h.z);
-    const fw mc = fw_sel(round_a, k->ma, k->mb), ms = fw_sel(round_a, k->mb, k->ma);
-    /* the sphere's centre in the other core's frame, and its section */
-    const v3w p = v3_sel(round_a, k->pose.t, m3_mul_t(k->pose.r, v3_neg(k->pose.t)));
     fw lx, ly;
     cs_2d s = cs_revolved(p, r, h, cone, &lx, &ly);
     /* a capsule's segment where the centre is beside it, else its end */
@@ -250,9 +246,26 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     mw beside = fw_le(fw_abs(p.z), h);
     s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
     s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
-    /* back about the axis; a box's own */
     cs_3d t = { v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz),
                 s.core, s.key, s.ok };
+    return t;
+}
+
+static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w *k)
+{
+    const iw ka = iw_load(w->lane_ka + o);
+    const mw round_a = mw_not(iw_eq(ka, iw_splat(GJKB_SPHERE)));
+    const iw kind = iw_sel(round_a, ka, iw_load(w->lane_kb + o));
+    const mw cone = iw_eq(kind, iw_splat(GJKB_CONE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
+    const mw box = iw_eq(kind, iw_splat(GJKB_BOX)), ball = iw_eq(kind, iw_splat(GJKB_SPHERE));
+    const fw r = fw_sel(round_a, k->sa.c.rd, k->sb.c.rd), h = fw_sel(round_a, k->sa.c.h.z, k->sb.c.h.z);
+    const fw mc = fw_sel(round_a, k->ma, k->mb), ms = fw_sel(round_a, k->mb, k->ma);
+    /* the sphere's centre in the other core's frame; only the kinds the
+     * bundle has are worked */
+    const v3w p = v3_sel(round_a, k->pose.t, m3_mul_t(k->pose.r, v3_neg(k->pose.t)));
+    cs_3d t = { v3_zero(), v3_zero(), fw_zero(), iw_zero(), mw_false() };
+    if (mw_any(mw_not(mw_or(box, ball))))
+        t = cs_round_core(p, r, h, cone, capsule);
     if (mw_any(box)) {
         cs_3d b = cs_box(p, v3_sel(round_a, k->sa.c.h, k->sb.c.h));
         t.q = v3_sel(box, b.q, t.q), t.u = v3_sel(box, b.u, t.u);
@@ -260,11 +273,11 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
         t.key = iw_sel(box, b.key, t.key);
         t.ok = mw_or(mw_and(box, b.ok), mw_andnot(t.ok, box));
     }
-    const mw ball = iw_eq(kind, iw_splat(GJKB_SPHERE));
     if (mw_any(ball))
         cs_point(&t, ball, p);
     const v3w q = t.q, u = t.u;
     cs_out c;
+    c.core = t.core;
     c.dist = fw_sub(t.core, fw_add(mc, ms));
     c.ok = t.ok;
     /* the sphere's key is 0: the other's goes on its side of the pair */

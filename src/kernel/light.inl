@@ -280,6 +280,38 @@ static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, cons
     return bits;
 }
 
+/* Distance mode's sphere lanes answered in closed form (contact_sphere.inl),
+ * after lt_finish stored the bundle (their iterations: 1, the supports of
+ * two points): the loops' verdicts and outputs. Cores that overlap leave
+ * no witnesses, as in the loops. */
+/* Lanes whose closed form float settled. */
+static GJKB_INLINE mw lt_closed_ok(const cs_out *cs)
+{
+    return mw_and(cs->ok, fw_isfinite(cs->core));
+}
+
+static GJKB_INLINE void lt_store_closed(const loop_call *c, const pack_w *pk, mw m, const cs_out *cs)
+{
+    const gjkb__lanes *ln = c->l;
+    const size_t o = c->o;
+    const fw nan = fw_splat(NAN);
+    mw touch = fw_le(cs->dist, pk->tol);
+    iw status = iw_sel(touch, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
+    iw_store(ln->status + o, iw_sel(m, status, iw_load(ln->status + o)));
+    fw dist = fw_sel(touch, fw_zero(), fw_mul(cs->dist, pk->scale));
+    fw_store(ln->dist + o, fw_sel(m, dist, fw_load(ln->dist + o)));
+    mw has = mw_not(fw_le(fw_mul(cs->core, cs->core), pk->core2));
+    has = mw_and(has, fw_gt(cs->core, fw_zero()));
+    v3w a = v3_scale(m3_mul(pk->ra, cs->a), pk->scale);
+    v3w b = v3_scale(m3_mul(pk->ra, v3_madd(cs->a, cs->n, cs->dist)), pk->scale);
+    v3w n = m3_mul(pk->ra, cs->n), none = v3_make(nan, nan, nan);
+    float *const to[9] = { ln->ax, ln->ay, ln->az, ln->bx, ln->by, ln->bz, ln->nx, ln->ny, ln->nz };
+    const fw v[9] = { a.x, a.y, a.z, b.x, b.y, b.z, n.x, n.y, n.z };
+    const fw nv[3] = { none.x, none.y, none.z };
+    for (int f = 0; f < 9; f++)
+        fw_store(to[f] + o, fw_sel(m, fw_sel(has, v[f], nv[f % 3]), fw_load(to[f] + o)));
+}
+
 /* Runs at most c->cap light steps of the bundle's lanes, each lane within
  * its own budget of c->budget steps, from the start or from the state in
  * c->resume. On a first pass a bundle whose active lanes fall to 1/
@@ -311,6 +343,29 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
     const iw last = iw_splat((int32_t)c->budget);
     lt_lanes t;
     lt_lanes_init(&t, &pk);
+    /* distance mode's first pass: sphere lanes in closed form (contact
+     * mode answers them before the loops; far pairs keep the reference) */
+    mw closed = mw_false();
+    if (distance_mode && !final && !resume) {
+        closed = mw_andnot(mw_and(t.active, cs_lanes(c->w, c->o, &pk)), pk.far);
+        if (mw_any(closed)) {
+            cs_out cs = cs_answer(c->w, c->o, &pk);
+            closed = mw_and(closed, lt_closed_ok(&cs));
+            t.active = mw_andnot(t.active, closed);
+            /* one step: each point core's support, taken once */
+            st.steps = iw_sel(closed, iw_splat(1), st.steps);
+            t.counts.lane_steps += gjkb_popcount(mw_bits(closed));
+            if (t.counts.bundle_steps == 0)
+                t.counts.bundle_steps = 1;
+            if (mw_all(mw_or(closed, mw_not(mw_first_n((int)(c->count - (uint32_t)c->o)))))) {
+                /* every lane closed (a batch of sphere pairs): no loop */
+                vd_store_status(c, iw_splat(K_SEPARATED), st.steps, &t.counts);
+                lt_store_closed(c, &pk, mw_true(), &cs);
+                *handover = 0;
+                return 0;
+            }
+        }
+    }
     for (uint32_t n = 0; n < cap && mw_any(t.active); n++) {
         v3w pa;
         fw da, dd;
@@ -321,5 +376,12 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
         if (!resume && (int)gjkb_popcount(mw_bits(t.active)) * GJKB_K_PAUSE <= GJKB_W)
             break;
     }
-    return lt_finish(c, &pk, &st, &t, handover, distance_mode, final);
+    unsigned bits = lt_finish(c, &pk, &st, &t, handover, distance_mode, final);
+    if (mw_any(closed)) {
+        /* worked out again rather than kept across the loop, whose
+         * registers it would take */
+        cs_out cs = cs_answer(c->w, c->o, &pk);
+        lt_store_closed(c, &pk, closed, &cs);
+    }
+    return bits;
 }
