@@ -553,7 +553,7 @@ def test_pair_filter(rng):
     keep = (a + b) % 2 == 0
     np.testing.assert_array_equal(fa, a[keep])
     np.testing.assert_array_equal(fb, b[keep])
-    frame = ctx.step(bodies, filter=even_sum)
+    frame = ctx.step(bodies, filter=even_sum)   # spheres only: one group
     np.testing.assert_array_equal(frame.a, a[keep])
 
     def broken(i, j):
@@ -566,17 +566,34 @@ def test_pair_filter(rng):
     assert ctx.find_pairs(bodies)[0].size == a.size   # the context is fine after it
 
 
+def assert_grouped(kinds, fa, fb, a, b):
+    """The frame's pairs (fa, fb) are find_pairs' (a, b) grouped by the two
+    shapes' kinds: each group one run, in find_pairs' order within it."""
+    def group(x, y):
+        return tuple(sorted((int(kinds[x]), int(kinds[y]))))
+    frame = list(zip(fa.tolist(), fb.tolist()))
+    found = list(zip(a.tolist(), b.tolist()))
+    assert sorted(frame) == sorted(found)
+    runs = [group(*frame[0])] if frame else []
+    for p in frame[1:]:
+        if group(*p) != runs[-1]:
+            runs.append(group(*p))
+    assert len(runs) == len(set(runs))   # each group is one run
+    for g in runs:
+        assert [p for p in frame if group(*p) == g] == [p for p in found if group(*p) == g]
+
+
 @pytest.mark.parametrize("mode", ["hit", "distance", "contact"])
 def test_step_is_find_pairs_then_query(rng, mode):
     n = 400
-    bodies = gjkbatch.Bodies(rng.integers(0, 5, size=n), rng.uniform(0, 8, size=(n, 3)),
-                             random_quats(rng, n), rng.uniform(0.1, 0.5, size=(n, 3)))
+    kinds = rng.integers(0, 5, size=n)
+    bodies = gjkbatch.Bodies(kinds, rng.uniform(0, 8, size=(n, 3)), random_quats(rng, n),
+                             rng.uniform(0.1, 0.5, size=(n, 3)))
     ctx = gjkbatch.Context()
     frame = ctx.step(bodies, mode=mode)
     a, b = ctx.find_pairs(bodies)
-    np.testing.assert_array_equal(frame.a, a)
-    np.testing.assert_array_equal(frame.b, b)
-    res = ctx.query(bodies, a, b, mode=mode)
+    assert_grouped(kinds, frame.a, frame.b, a, b)
+    res = ctx.query(bodies, frame.a, frame.b, mode=mode)
     assert frame.hits == int((res.status == gjkbatch.OVERLAP).sum()) > 0
     np.testing.assert_array_equal(frame.result.status, res.status)
     np.testing.assert_array_equal(frame.result.distance, res.distance)
