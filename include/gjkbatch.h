@@ -438,11 +438,12 @@ GJKB_API gjkb_error gjkb_find_pairs(gjkb_context *ctx, const gjkb_aabbs *boxes,
  * their two shapes (a hull's by its size class), each group in the sweep's
  * order: deterministic, the same for every backend and thread count, so
  * the results go out in runs. Everything in *out is owned by the context
- * and valid until the next call that produces pairs. In hit mode only status, distance and
- * iterations are filled (the point arrays are NULL). Every mode is
- * accepted, contact included. The query may not carry warm-start arrays
- * (the pairs are not known before the call): GJKB_ERR_ARGUMENT; the pair
- * cache (gjkb_set_pair_cache) warm-starts the pairs instead. */
+ * and valid until the next call that produces pairs. In hit mode only
+ * status, distance and iterations are filled (the point arrays are NULL).
+ * Every mode is accepted, contact included. The query may not carry
+ * warm-start arrays (the pairs are not known before the call):
+ * GJKB_ERR_ARGUMENT; the pair cache (gjkb_set_pair_cache) warm-starts the
+ * pairs instead. */
 typedef struct gjkb_frame {
     gjkb_pairs pairs;         /* candidate pairs */
     gjkb_results results;     /* one entry per candidate pair (distance and

@@ -2051,7 +2051,8 @@ static void test_wide_capsule_on_box(void **state)
 static gjkb_shape diamond_on_bar(double tilt)
 {
     const double h = 3.0 / sqrt(2.0);
-    double cx = cos(0.5 * tilt), sx = sin(0.5 * tilt), cz = cos(0.125 * 3.14159265358979323846), sz = sin(0.125 * 3.14159265358979323846);
+    const double eighth_turn = 0.25 * 3.14159265358979323846;   /* 45 degrees: half of it in the quaternion */
+    double cx = cos(0.5 * tilt), sx = sin(0.5 * tilt), cz = cos(0.5 * eighth_turn), sz = sin(0.5 * eighth_turn);
     float q[4] = { tu_f32(cx * cz), tu_f32(cz * sx), tu_f32(-sx * sz), tu_f32(cx * sz) };
     double R[3][3];
     tu_quat_matrix(q, R);

@@ -133,8 +133,8 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
 }
 
 /* One bundle: overlapping boxes, and a sphere against a sphere, a
- * capsule, a box, a cylinder or a cone, answered here; returns the lanes for the distance
- * loops (every other lane, invalid ones included). */
+ * capsule, a box, a cylinder or a cone, answered here; returns the lanes
+ * for the distance loops (every other lane, invalid ones included). */
 static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
 {
     pack_w k;

@@ -1,8 +1,8 @@
 /* contact_sphere.inl - a sphere against a sphere, a capsule, a box, a
  * cylinder or a cone in closed form, across lanes, for contact mode
- * (contact.inl) and distance mode's first pass (light.inl). The sphere's core is
- * its centre; the nearest point of the other core to it (inside: the
- * nearest point of its surface)
+ * (contact.inl) and distance mode's first pass (light.inl). The sphere's
+ * core is its centre; the nearest point of the other core to it (inside:
+ * the nearest point of its surface)
  * gives the signed distance, the normal and the one contact point
  * exactly, where the loops and EPA reach a curved side only slowly and
  * float's EPA stops with its normal up to about 1e-3 rad off (its depth is

@@ -280,16 +280,15 @@ static GJKB_INLINE unsigned lt_finish(const loop_call *c, const pack_w *pk, cons
     return bits;
 }
 
-/* Distance mode's sphere lanes answered in closed form (contact_sphere.inl),
- * after lt_finish stored the bundle (their iterations: 1, the supports of
- * two points): the loops' verdicts and outputs. Cores that overlap leave
- * no witnesses, as in the loops. */
 /* Lanes whose closed form float settled. */
 static GJKB_INLINE mw lt_closed_ok(const cs_out *cs)
 {
     return mw_and(cs->ok, fw_isfinite(cs->core));
 }
 
+/* Distance mode's sphere lanes m answered in closed form
+ * (contact_sphere.inl): the loops' verdicts and outputs. Cores that
+ * overlap leave no witnesses, as in the loops. */
 static GJKB_INLINE void lt_store_closed(const loop_call *c, const pack_w *pk, mw m, const cs_out *cs)
 {
     const gjkb__lanes *ln = c->l;
@@ -310,6 +309,30 @@ static GJKB_INLINE void lt_store_closed(const loop_call *c, const pack_w *pk, mw
     const fw nv[3] = { none.x, none.y, none.z };
     for (int f = 0; f < 9; f++)
         fw_store(to[f] + o, fw_sel(m, fw_sel(has, v[f], nv[f % 3]), fw_load(to[f] + o)));
+}
+
+/* The first pass's sphere lanes with a closed form (far pairs keep the
+ * reference): taken out of the loop, one step each (each point core's
+ * support, taken once). Where every lane is closed (a batch of sphere
+ * pairs) the bundle is stored here and *all set: no loop to run or end. */
+static GJKB_INLINE mw lt_take_closed(const loop_call *c, const pack_w *pk, lt_state *st, lt_lanes *t, int *all)
+{
+    mw closed = mw_andnot(mw_and(t->active, cs_lanes(c->w, c->o, pk)), pk->far);
+    if (!mw_any(closed))
+        return closed;
+    cs_out cs = cs_answer(c->w, c->o, pk);
+    closed = mw_and(closed, lt_closed_ok(&cs));
+    t->active = mw_andnot(t->active, closed);
+    st->steps = iw_sel(closed, iw_splat(1), st->steps);
+    t->counts.lane_steps += gjkb_popcount(mw_bits(closed));
+    if (t->counts.bundle_steps == 0)
+        t->counts.bundle_steps = 1;
+    *all = mw_all(mw_or(closed, mw_not(mw_first_n((int)(c->count - (uint32_t)c->o)))));
+    if (*all) {
+        vd_store_status(c, iw_splat(K_SEPARATED), st->steps, &t->counts);
+        lt_store_closed(c, pk, mw_true(), &cs);
+    }
+    return closed;
 }
 
 /* Runs at most c->cap light steps of the bundle's lanes, each lane within
@@ -344,27 +367,14 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
     lt_lanes t;
     lt_lanes_init(&t, &pk);
     /* distance mode's first pass: sphere lanes in closed form (contact
-     * mode answers them before the loops; far pairs keep the reference) */
+     * mode answers them before the loops) */
     mw closed = mw_false();
-    if (distance_mode && !final && !resume) {
-        closed = mw_andnot(mw_and(t.active, cs_lanes(c->w, c->o, &pk)), pk.far);
-        if (mw_any(closed)) {
-            cs_out cs = cs_answer(c->w, c->o, &pk);
-            closed = mw_and(closed, lt_closed_ok(&cs));
-            t.active = mw_andnot(t.active, closed);
-            /* one step: each point core's support, taken once */
-            st.steps = iw_sel(closed, iw_splat(1), st.steps);
-            t.counts.lane_steps += gjkb_popcount(mw_bits(closed));
-            if (t.counts.bundle_steps == 0)
-                t.counts.bundle_steps = 1;
-            if (mw_all(mw_or(closed, mw_not(mw_first_n((int)(c->count - (uint32_t)c->o)))))) {
-                /* every lane closed (a batch of sphere pairs): no loop */
-                vd_store_status(c, iw_splat(K_SEPARATED), st.steps, &t.counts);
-                lt_store_closed(c, &pk, mw_true(), &cs);
-                *handover = 0;
-                return 0;
-            }
-        }
+    int all_closed = 0;
+    if (distance_mode && !final && !resume)
+        closed = lt_take_closed(c, &pk, &st, &t, &all_closed);
+    if (all_closed) {
+        *handover = 0;
+        return 0;
     }
     for (uint32_t n = 0; n < cap && mw_any(t.active); n++) {
         v3w pa;
