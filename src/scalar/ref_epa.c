@@ -43,9 +43,9 @@ typedef struct epa_poly {
     ref_vertex v[EPA_MAX_VERTS];
     epa_face f[EPA_MAX_FACES];
     int nv, nf;
-    /* the faces by (d, index), dead ones dropped when they reach the top;
-     * faces from `pushed` on are not in it yet */
-    int heap[EPA_MAX_FACES], heap_n, pushed;
+    /* each face's d, +inf once it is gone: the nearest face is a scan of
+     * one dense array (a heap's sifts cost more in branches) */
+    double d[EPA_MAX_FACES];
     /* faces a new point sees: seen[f] == stamp */
     unsigned seen[EPA_MAX_FACES], stamp;
 } epa_poly;
@@ -260,7 +260,6 @@ static bool poly_start(epa_poly *P, const ref_vertex s[4])
         P->v[i] = s[i];
     P->nv = 4;
     P->nf = 4;
-    P->heap_n = P->pushed = 0;
     for (int t = 0; t < 4; t++) {
         int a = tri[t][0], b = tri[t][1], c = tri[t][2], opp = tri[t][3];
         /* Outward: away from the opposite vertex. */
@@ -271,56 +270,23 @@ static bool poly_start(epa_poly *P, const ref_vertex s[4])
         }
         if (!face_plane(P, a, b, c, &P->f[t]))
             return false;
+        P->d[t] = P->f[t].d;
     }
     link_start(P);
     return true;
 }
 
-/* Whether face a comes before face b: nearer, or as near and first. */
-static bool nearer(const epa_poly *P, int a, int b)
+/* The live face nearest the origin (the first on a tie), -1 for none:
+ * the least d, then the first face holding it. */
+static int nearest_face(const epa_poly *P)
 {
-    return P->f[a].d < P->f[b].d || (P->f[a].d == P->f[b].d && a < b);
-}
-
-static void heap_swap(epa_poly *P, int i, int j)
-{
-    int t = P->heap[i];
-    P->heap[i] = P->heap[j];
-    P->heap[j] = t;
-}
-
-static void heap_push(epa_poly *P, int f)
-{
-    int i = P->heap_n++;
-    P->heap[i] = f;
-    for (; i > 0 && nearer(P, P->heap[i], P->heap[(i - 1) / 2]); i = (i - 1) / 2)
-        heap_swap(P, i, (i - 1) / 2);
-}
-
-static void heap_pop(epa_poly *P)
-{
-    P->heap[0] = P->heap[--P->heap_n];
-    for (int i = 0;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < P->heap_n && nearer(P, P->heap[l], P->heap[m]))
-            m = l;
-        if (r < P->heap_n && nearer(P, P->heap[r], P->heap[m]))
-            m = r;
-        if (m == i)
-            break;
-        heap_swap(P, i, m);
-        i = m;
-    }
-}
-
-/* The live face nearest the origin (the first on a tie), -1 for none. */
-static int nearest_face(epa_poly *P)
-{
-    while (P->pushed < P->nf)
-        heap_push(P, P->pushed++);
-    while (P->heap_n > 0 && !P->f[P->heap[0]].live)
-        heap_pop(P);
-    return P->heap_n > 0 ? P->heap[0] : -1;
+    double least = INFINITY;
+    for (int f = 0; f < P->nf; f++)
+        least = P->d[f] < least ? P->d[f] : least;
+    for (int f = 0; f < P->nf; f++)
+        if (P->d[f] == least && least < INFINITY)
+            return f;
+    return -1;
 }
 
 /* A new face of the fan from w to a horizon edge. */
@@ -407,9 +373,12 @@ static bool poly_add(epa_poly *P, ref_vertex w, int from)
             if (out->v[k] == fan[i].face.v[1] && out->v[(k + 1) % 3] == fan[i].face.v[0])
                 out->adj[k] = P->nf + i;
         P->f[P->nf + i] = fan[i].face;
+        P->d[P->nf + i] = fan[i].face.d;
     }
-    for (int i = 0; i < ngone; i++)
+    for (int i = 0; i < ngone; i++) {
         P->f[gone[i]].live = false;
+        P->d[gone[i]] = INFINITY;
+    }
     P->nf += nh;
     P->nv++;
     return true;
