@@ -277,16 +277,28 @@ static bool poly_start(epa_poly *P, const ref_vertex s[4])
 }
 
 /* The live face nearest the origin (the first on a tie), -1 for none:
- * the least d, then the first face holding it. */
-static int nearest_face(const epa_poly *P)
+ * the least d, then the first face holding it. Eight running minima keep
+ * the scan off one long chain of dependent compares. */
+#define EPA_SCAN 8
+__attribute__((noinline)) static int nearest_face(const epa_poly *P)
 {
-    double least = INFINITY;
-    for (int f = 0; f < P->nf; f++)
-        least = P->d[f] < least ? P->d[f] : least;
-    for (int f = 0; f < P->nf; f++)
-        if (P->d[f] == least && least < INFINITY)
-            return f;
-    return -1;
+    double m[EPA_SCAN];
+    for (int k = 0; k < EPA_SCAN; k++)
+        m[k] = INFINITY;
+    int f = 0;
+    for (; f + EPA_SCAN <= P->nf; f += EPA_SCAN)
+        for (int k = 0; k < EPA_SCAN; k++)
+            m[k] = P->d[f + k] < m[k] ? P->d[f + k] : m[k];
+    for (; f < P->nf; f++)
+        m[0] = P->d[f] < m[0] ? P->d[f] : m[0];
+    double least = m[0];
+    for (int k = 1; k < EPA_SCAN; k++)
+        least = m[k] < least ? m[k] : least;
+    if (!(least < INFINITY))
+        return -1;
+    for (f = 0; P->d[f] != least; f++)
+        ;
+    return f;
 }
 
 /* A new face of the fan from w to a horizon edge. */
