@@ -278,7 +278,9 @@ static bool poly_start(epa_poly *P, const ref_vertex s[4])
 
 /* The live face nearest the origin (the first on a tie), -1 for none:
  * the least d, then the first face holding it. Eight running minima keep
- * the scan off one long chain of dependent compares. */
+ * the scan off one long chain of dependent compares. Out of line: inlined
+ * into gjkb__ref_epa, the thread-local polytope's address was worked out
+ * again for every face. */
 #define EPA_SCAN 8
 __attribute__((noinline)) static int nearest_face(const epa_poly *P)
 {
