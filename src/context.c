@@ -84,8 +84,9 @@ void gjkb_destroy(gjkb_context *ctx)
     free(ctx->face_n);
     free(ctx->face);
     free(ctx->face_vertex);
-    free(ctx->face_across);
-    free(ctx->point_face);
+    free(ctx->point_ring);
+    free(ctx->point_ring_n);
+    free(ctx->ring_face);
     gjkb__scratch_free(ctx);
     gjkb__broad_free(ctx);
     gjkb__frame_free(ctx);
@@ -201,12 +202,13 @@ static bool hull_scan(const float *xyz, uint32_t n, double *radius)
 static bool hull_reserve(gjkb_context *ctx, uint32_t slots)
 {
     uint32_t need = ctx->point_count + slots;
-    uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap;
+    uint32_t cap = ctx->point_cap, cap2 = cap, cap3 = cap, rcap = ctx->point_ring_cap;
     uint32_t hcap = ctx->hull_cap, hcap2 = hcap, hcap3 = hcap, hcap4 = hcap, hcap5 = hcap, hcap6 = hcap, hcap7 = hcap;
     if (!grow_aligned(&ctx->hx, ctx->point_count, &cap, need) ||
         !grow_aligned(&ctx->hy, ctx->point_count, &cap2, need) ||
         !grow_aligned(&ctx->hz, ctx->point_count, &cap3, need) ||
-        !grow((void **)&ctx->point_face, &ctx->point_face_cap, need, sizeof(int32_t)) ||
+        !grow((void **)&ctx->point_ring_n, &rcap, need, sizeof(int32_t)) ||
+        !grow((void **)&ctx->point_ring, &ctx->point_ring_cap, need, sizeof(int32_t)) ||
         !grow((void **)&ctx->hulls, &hcap, ctx->hull_count + 1, sizeof(gjkb__hull)) ||
         !grow((void **)&ctx->hull_first, &hcap2, ctx->hull_count + 1, sizeof(int32_t)) ||
         !grow((void **)&ctx->hull_n, &hcap3, ctx->hull_count + 1, sizeof(int32_t)) ||
@@ -230,6 +232,42 @@ static int32_t point_face(const gjkb__hull *h, uint32_t v)
     return (int32_t)t->adj_face[t->adj_first[v]];
 }
 
+/* The face whose loop runs b -> a: across the edge a -> b. */
+static int32_t face_across(const gjkb__hull_topology *t, uint32_t a, uint32_t b)
+{
+    for (uint32_t k = t->adj_first[b]; k < t->adj_first[b + 1]; k++) /* bound: degree */
+        if (t->adj[k] == a)
+            return (int32_t)t->adj_face[k];
+    return -1;
+}
+
+/* The faces around vertex v of hull h in turn, appended to the context's
+ * rings: from point_face's, across the edge leaving v in each face's loop
+ * to the next. Their count; 0 where v has no face or the walk does not
+ * close (a closed walk meets distinct faces, one entry of each loop). */
+static int32_t vertex_ring(gjkb_context *ctx, const gjkb__hull *h, uint32_t v)
+{
+    const gjkb__hull_topology *t = &h->topo;
+    const int32_t f0 = point_face(h, v);
+    int32_t *ring = ctx->ring_face + ctx->ring_count;
+    uint32_t n = 0;
+    for (int32_t f = f0; f >= 0 && n < t->face_count && ctx->ring_count + n < ctx->ring_cap;) { /* bound: faces */
+        const gjkb__hull_face *hf = &t->face[f];
+        uint32_t e = 0;
+        while (e < hf->count && t->face_vertex[hf->first + e] != v) /* bound: loop length */
+            e++;
+        if (e == hf->count)
+            return 0;
+        ring[n++] = f;
+        f = face_across(t, v, t->face_vertex[hf->first + (e + 1) % hf->count]);
+        if (f == f0) {
+            ctx->ring_count += n;
+            return (int32_t)n;
+        }
+    }
+    return 0;
+}
+
 /* Stores the hull's m points (input indices src, or 0..m-1 when src is
  * NULL) in `slots` SoA slots: each hull starts on a 64-byte boundary and
  * is padded with copies of its last point to a multiple of GJKB_HULL_PAD,
@@ -245,7 +283,13 @@ static void hull_store(gjkb_context *ctx, gjkb__hull *h, const float *xyz, const
         ctx->hx[h->first + i] = h->n ? xyz[p] : 0.0f;
         ctx->hy[h->first + i] = h->n ? xyz[p + 1] : 0.0f;
         ctx->hz[h->first + i] = h->n ? xyz[p + 2] : 0.0f;
-        ctx->point_face[h->first + i] = point_face(h, k);
+        if (i < h->n || i == 0) {
+            ctx->point_ring[h->first + i] = (int32_t)ctx->ring_count;
+            ctx->point_ring_n[h->first + i] = h->valid ? vertex_ring(ctx, h, k) : 0;
+        } else { /* padding: the last point's ring */
+            ctx->point_ring[h->first + i] = ctx->point_ring[h->first + i - 1];
+            ctx->point_ring_n[h->first + i] = ctx->point_ring_n[h->first + i - 1];
+        }
     }
     ctx->point_count += slots;
 }
@@ -303,26 +347,19 @@ static float hull_inner(const gjkb__hull_topology *t, double radius)
     return inner > 0.0 ? (float)(inner * (1.0 - 0x1p-20)) : -INFINITY;
 }
 
-/* The face whose loop runs b -> a: across the edge a -> b. */
-static int32_t face_across(const gjkb__hull_topology *t, uint32_t a, uint32_t b)
-{
-    for (uint32_t k = t->adj_first[b]; k < t->adj_first[b + 1]; k++) /* bound: degree */
-        if (t->adj[k] == a)
-            return (int32_t)t->adj_face[k];
-    return -1;
-}
-
 /* The faces of hull h (its topology built from xyz) for the wide
  * kernels' manifold, appended to the context's face tables. */
 static bool hull_faces(gjkb_context *ctx, const gjkb__hull *h, const float *xyz)
 {
     const gjkb__hull_topology *t = &h->topo;
-    uint32_t nf = h->valid ? t->face_count : 0, nv = 0, vcap = ctx->face_vertex_cap;
+    uint32_t nf = h->valid ? t->face_count : 0, nv = 0;
     for (uint32_t f = 0; f < nf; f++) /* bound: face count */
         nv += t->face[f].count;
+    /* the vertices' rings (hull_store) hold one entry of each loop */
     if (nf > (uint32_t)INT32_MAX - ctx->face_count || nv > (uint32_t)INT32_MAX - ctx->face_vertex_count ||
+        nv > (uint32_t)INT32_MAX - ctx->ring_count ||
         !grow((void **)&ctx->face, &ctx->face_cap, ctx->face_count + nf, sizeof(gjkb__face)) ||
-        !grow((void **)&ctx->face_across, &vcap, ctx->face_vertex_count + nv, sizeof(int32_t)) ||
+        !grow((void **)&ctx->ring_face, &ctx->ring_cap, ctx->ring_count + nv, sizeof(int32_t)) ||
         !grow((void **)&ctx->face_vertex, &ctx->face_vertex_cap, ctx->face_vertex_count + nv, sizeof(int32_t)))
         return false;
     ctx->face_first[ctx->hull_count] = (int32_t)ctx->face_count;
@@ -337,9 +374,7 @@ static bool hull_faces(gjkb_context *ctx, const gjkb__hull *h, const float *xyz)
         o->count = (int32_t)hf->count;
         o->exact = face_exact(t, xyz, hf, h->radius);
         for (uint32_t i = 0; i < hf->count; i++) { /* bound: loop length */
-            uint32_t a = t->face_vertex[hf->first + i], b = t->face_vertex[hf->first + (i + 1) % hf->count];
-            ctx->face_across[ctx->face_vertex_count] = face_across(t, a, b);
-            ctx->face_vertex[ctx->face_vertex_count++] = (int32_t)a;
+            ctx->face_vertex[ctx->face_vertex_count++] = (int32_t)t->face_vertex[hf->first + i];
         }
     }
     return true;

@@ -52,11 +52,13 @@ struct gjkb_context {
      * hull the first face and the count, then the faces and their loops */
     int32_t *face_first, *face_n;
     struct gjkb__face *face;
-    int32_t *face_vertex, *face_across;
-    int32_t *point_face;             /* per hull point slot: a face through it (index
-                                        among its hull's faces), -1 for none */
-    uint32_t point_face_cap;
-    uint32_t face_count, face_cap, face_vertex_count, face_vertex_cap;
+    int32_t *face_vertex;
+    /* per hull point slot: the faces around it in turn, ring_face[point_ring
+     * .. + point_ring_n) (indices among its hull's faces; none where it has
+     * no face or the walk does not close) */
+    int32_t *point_ring, *point_ring_n, *ring_face;
+    uint32_t point_ring_cap;
+    uint32_t face_count, face_cap, face_vertex_count, face_vertex_cap, ring_count, ring_cap;
     /* hull support strategy of the wide kernels: within-hull from this many
      * points up, gathered across lanes below (GJKB_HULL_SUPPORT overrides) */
     int hull_within_from;

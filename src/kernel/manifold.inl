@@ -120,8 +120,8 @@ typedef struct mg_side {
     const float *px, *py, *pz;
     int32_t npts, nface;
     const gjkb__face *face;
-    const int32_t *fv, *across;
-    const int32_t *pf;   /* per point: a face through it, or -1 */
+    const int32_t *fv;
+    const int32_t *ring, *ring_at, *ring_n;   /* per point: the faces around it */
     float radius;   /* the hull's radius, scaled */
     int side;       /* a capsule touching along its side (mg_side_contact) */
 } mg_side;
@@ -314,23 +314,14 @@ enum { MG_NO_FACE = -1, MG_UNSURE = -2 };
 /* Faces around one hull point followed here; more: the reference's. */
 #define MG_RING 64
 
-/* The faces around hull point v into ring, in turn from the one the host
- * stored: across the edge leaving v in a face's loop lies the next. Their
- * count; 0 where the ring does not close within MG_RING. */
-static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, int32_t ring[MG_RING])
+/* The faces around hull point v in turn (the host walked them across the
+ * edges leaving v: context.c) into *ring. Their count; 0 where there are
+ * none or more than MG_RING - 1. */
+static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, const int32_t **ring)
 {
-    int32_t f = s->pf[v];
-    for (int n = 0; n < MG_RING && f >= 0 && f < s->nface; n++) {
-        if (n > 0 && f == ring[0])
-            return n;
-        ring[n] = f;
-        const gjkb__face *g = &s->face[f];
-        int32_t e = 0;
-        while (e < g->count && s->fv[g->first + e] != v)
-            e++;
-        f = e < g->count ? s->across[g->first + e] : -1;
-    }
-    return 0;
+    const int32_t n = s->ring_n[v];
+    *ring = s->ring + s->ring_at[v];
+    return n < MG_RING ? n : 0;
 }
 
 /* The face through hull point v most aligned with u, when clearly so: the
@@ -339,9 +330,10 @@ static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, int32_t ring[MG_RING
  * the rule's tilt. */
 static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const float u[3], float len, float max_sin)
 {
-    int32_t ring[MG_RING], best = 0;
+    const int32_t *ring;
+    int32_t best = 0;
     float d[MG_RING];
-    const int n = mg_ring(s, v, ring);
+    const int n = mg_ring(s, v, &ring);
     for (int i = 0; i < n; i++) {
         if (!s->face[ring[i]].exact)
             return MG_UNSURE;
@@ -368,8 +360,10 @@ static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const flo
 static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float len, float max_sin)
 {
     float top = -INFINITY;
-    for (int32_t i = 0; i < s->npts; i++)
-        top = fmaxf(top, mg_point_dot(s, i, u));
+    for (int32_t i = 0; i < s->npts; i++) {
+        float d = mg_point_dot(s, i, u);
+        top = d > top ? d : top; /* fmaxf's answer, without its libm call */
+    }
     const float band = top - (2.0f * s->slack + MG_COS_EPS) * s->radius * len;
     int32_t face = MG_UNSURE;
     for (int32_t i = 0; i < s->npts; i++) {
@@ -1399,19 +1393,19 @@ static GJKB_INLINE void mg_side_of(const gjkb__world *w, int kind, int32_t body,
     s->px = s->py = s->pz = w->hx;
     s->face = w->face;
     s->fv = w->face_vertex;
-    s->across = w->face_across;
     if (kind != GJKB_HULL || !w->hull)
         return;
     int32_t id = w->hull[body];
     s->px = w->hx + hf;
     s->py = w->hy + hf;
     s->pz = w->hz + hf;
-    s->pf = w->point_face + hf;
+    s->ring = w->ring_face;
+    s->ring_at = w->point_ring + hf;
+    s->ring_n = w->point_ring_n + hf;
     s->npts = last + 1;
     s->face = w->face + w->face_first[id];
     s->nface = w->face_n[id];
     s->fv = w->face_vertex;
-    s->across = w->face_across;
     s->radius = w->hull_radius[id] * inv;
 }
 

@@ -59,8 +59,7 @@ typedef struct gjkb__lanes {
 /* A hull face for the contact manifold (manifold.inl), from the hull's
  * topology: its outward unit normal in the hull's frame (float), its loop
  * face_vertex[first .. first + count) of vertex indices into the hull's
- * points (hull_first + index), face_across[first + i] the face (index among
- * the hull's faces) across its edge from vertex i to i + 1, and whether the reference finds the same
+ * points (hull_first + index), and whether the reference finds the same
  * face from the points (exact: every loop vertex on the plane within 1e-13
  * of the hull's radius, every other vertex below it by more than 1e-7 of
  * it, at most 32 vertices; see context.c). */
@@ -90,8 +89,10 @@ typedef struct gjkb__world {
      * for a hull without faces: a point, a segment, an invalid hull) */
     const int32_t *face_first, *face_n;
     const gjkb__face *face;
-    const int32_t *face_vertex, *face_across;
-    const int32_t *point_face;  /* per hull point (as hx): a face through it, or -1 */
+    const int32_t *face_vertex;
+    /* per hull point (as hx): the faces around it in turn (indices among
+     * its hull's faces), ring_face[point_ring .. + point_ring_n) */
+    const int32_t *point_ring, *point_ring_n, *ring_face;
     float tolerance, max_distance;
     int distance_mode;          /* distance or contact mode: witnesses and axis */
     int contact;                /* contact mode */
