@@ -243,8 +243,9 @@ static int32_t face_across(const gjkb__hull_topology *t, uint32_t a, uint32_t b)
 
 /* The faces around vertex v of hull h in turn, appended to the context's
  * rings: from point_face's, across the edge leaving v in each face's loop
- * to the next. Their count; 0 where v has no face or the walk does not
- * close (a closed walk meets distinct faces, one entry of each loop). */
+ * to the next. Their count; 0 where v has no face, the walk does not
+ * close (a closed walk meets distinct faces, one entry of each loop) or
+ * meets a face not exact (the manifold leaves those to the reference). */
 static int32_t vertex_ring(gjkb_context *ctx, const gjkb__hull *h, uint32_t v)
 {
     const gjkb__hull_topology *t = &h->topo;
@@ -256,7 +257,7 @@ static int32_t vertex_ring(gjkb_context *ctx, const gjkb__hull *h, uint32_t v)
         uint32_t e = 0;
         while (e < hf->count && t->face_vertex[hf->first + e] != v) /* bound: loop length */
             e++;
-        if (e == hf->count)
+        if (e == hf->count || !ctx->face[ctx->face_first[ctx->hull_count] + f].exact)
             return 0;
         ring[n++] = f;
         f = face_across(t, v, t->face_vertex[hf->first + (e + 1) % hf->count]);

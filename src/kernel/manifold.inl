@@ -316,7 +316,8 @@ enum { MG_NO_FACE = -1, MG_UNSURE = -2 };
 
 /* The faces around hull point v in turn (the host walked them across the
  * edges leaving v: context.c) into *ring. Their count; 0 where there are
- * none or more than MG_RING - 1. */
+ * none, more than MG_RING - 1, or one the reference may not find (not
+ * exact: the host leaves such rings empty). */
 static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, const int32_t **ring)
 {
     const int32_t n = s->ring_n[v];
@@ -331,18 +332,17 @@ static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, const int32_t **ring
 static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const float u[3], float len, float max_sin)
 {
     const int32_t *ring;
-    int32_t best = 0;
-    float d[MG_RING];
     const int n = mg_ring(s, v, &ring);
-    for (int i = 0; i < n; i++) {
-        if (!s->face[ring[i]].exact)
-            return MG_UNSURE;
-        d[i] = mg_face_dot(s, ring[i], u) / len;
-        best = d[i] > d[best] ? i : best;
-    }
     if (n == 0)
         return MG_UNSURE;
-    if (!(d[best] > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - d[best] * d[best], 0.0f)), max_sin, s->slack) < 0)
+    float d[MG_RING], top = d[0] = mg_face_dot(s, ring[0], u) / len;
+    int32_t best = 0;
+    for (int i = 1; i < n; i++) {
+        d[i] = mg_face_dot(s, ring[i], u) / len;
+        if (d[i] > top)
+            best = i, top = d[i];
+    }
+    if (!(top > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - top * top, 0.0f)), max_sin, s->slack) < 0)
         return MG_NO_FACE;
     const gjkb__face *g = &s->face[ring[best]];
     for (int i = 0; i < n; i++) {
