@@ -495,6 +495,32 @@ static void part_place(const scratch *s, key_part *part, bucket_plan plan, const
  * docs/performance.md). Past it, one shared copy bounds the memory. */
 #define RECORD_COPIES_BYTES (32u << 20)
 
+/* ---- answers past the caches -------------------------------------------- */
+
+/* From this many bytes of answers a call writes its runs of doubles with
+ * non-temporal stores: answers that outgrow the caches cost a read of
+ * every line they fill, unless the stores skip it (measured:
+ * docs/performance.md, "Constants in the code"). */
+#ifndef GJKB_STREAM_BYTES
+#define GJKB_STREAM_BYTES (4u << 20)
+#endif
+
+/* The bytes a pair's answers take in the arrays r gives. */
+static uint64_t answer_bytes(const gjkb_results *r, gjkb_mode mode)
+{
+    const void *const d8[] = { r->distance, r->ax, r->ay, r->az, r->bx, r->by, r->bz, r->nx, r->ny, r->nz };
+    uint64_t n = 1 + (r->iterations ? 4 : 0);
+    for (size_t i = 0; i < sizeof d8 / sizeof d8[0]; i++)
+        n += d8[i] ? 8 : 0;
+    const gjkb_manifolds *m = &r->manifold;
+    if (mode != GJKB_CONTACT || !m->count)
+        return n;
+    const void *const pt[] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
+    for (size_t i = 0; i < sizeof pt / sizeof pt[0]; i++)
+        n += pt[i] ? 8 * GJKB_MAX_CONTACTS : 0;
+    return n + 1 + (m->feature ? 4 * GJKB_MAX_CONTACTS : 0);
+}
+
 static bool records_reserve(gjkb_context *ctx, scratch *s, uint32_t n)
 {
     if (n <= s->records_cap)
@@ -542,6 +568,7 @@ typedef struct batch {
     scratch *s;
     gjkb__world w;
     bool records;            /* the kernels read body records */
+    bool stream;             /* the answers go past the caches (scatter.h) */
     int copies;              /* copies of the records: one per thread, or 1 */
     int parts, team;         /* key parts; threads */
     uint32_t chunks;
@@ -568,7 +595,7 @@ static void run_chunk(const batch *b, const gjkb__world *w, gjkb__lanes *l, uint
     cw.lane_wy = b->warm ? s->lwy + first : NULL;
     cw.lane_wz = b->warm ? s->lwz + first : NULL;
     b->k->run(&cw, lanes, l);
-    gjkb__scatter(l, idx, lanes, b->bodies, b->pairs, b->p->mode, b->results);
+    gjkb__scatter(l, idx, lanes, b->bodies, b->pairs, b->p->mode, b->results, b->stream);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE) {
             scatter_refined(b->ctx, b->bodies, b->pairs, idx[j], b->p, b->warm, b->results);
@@ -660,6 +687,7 @@ static gjkb_error batch_plan(batch *b)
         return gjkb__fail(ctx, GJKB_ERR_MEMORY, "out of memory for %u pairs of scratch", n);
     b->s = ctx->scratch;
     b->records = b->k->width > 1 && (double)n >= RECORDS_FROM * (double)nb;
+    b->stream = GJKB_SCATTER_STREAMS && (uint64_t)n * answer_bytes(b->results, b->p->mode) >= GJKB_STREAM_BYTES;
     b->parts = bucket_parts(n, gjkb__threads(ctx), b->part);
     b->team = team_for(n, gjkb__threads(ctx), b->parts);
     b->chunks = (n + CHUNK - 1) / CHUNK;

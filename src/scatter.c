@@ -8,6 +8,10 @@
 #include "scatter.h"
 
 #include <math.h>
+#include <stdint.h>
+#if GJKB_SCATTER_STREAMS
+#include <emmintrin.h>
+#endif
 
 /* The loops below must see `run` as a constant to be compiled for it. */
 #if defined(__GNUC__)
@@ -15,6 +19,26 @@
 #else
 #define SC_INLINE static inline
 #endif
+
+/* v[0..n) into d[0..n): with `stream` and where the target has them,
+ * aligned pairs by non-temporal stores, which fill whole lines without
+ * reading them first (gjkb__scatter's fence orders them). */
+static void put_run(double *d, const double *v, size_t n, bool stream)
+{
+    size_t j = 0;
+#if GJKB_SCATTER_STREAMS
+    if (stream) {
+        if (n > 0 && ((uintptr_t)d & 15))
+            d[0] = v[0], j = 1;
+        for (; j + 2 <= n; j += 2)
+            _mm_stream_pd(d + j, _mm_loadu_pd(v + j));
+    }
+#else
+    (void)stream;
+#endif
+    for (; j < n; j++)
+        d[j] = v[j];
+}
 
 /* Whether the chunk's pairs are idx[0], idx[0] + 1, ... */
 static bool is_run(const uint32_t *idx, uint32_t lanes)
@@ -40,9 +64,16 @@ SC_INLINE size_t at(const uint32_t *idx, size_t j, bool run)
 /* One coordinate of the witnesses or the axis: origin[j] + lane value, or
  * the lane value alone. */
 SC_INLINE void put_coord(double *dst, const float *src, const double *origin, const uint32_t *idx,
-                         uint32_t lanes, bool run)
+                         uint32_t lanes, bool run, bool stream)
 {
     dst += base(idx, 1, run);
+    if (run && stream) {
+        double v[GJKB_SCATTER_LANES];
+        for (size_t j = 0; j < lanes; j++)
+            v[j] = origin ? origin[j] + src[j] : src[j];
+        put_run(dst, v, lanes, true);
+        return;
+    }
     if (origin) {
         for (size_t j = 0; j < lanes; j++)
             dst[at(idx, j, run)] = origin[j] + src[j];
@@ -56,9 +87,17 @@ SC_INLINE void put_coord(double *dst, const float *src, const double *origin, co
  * origin[j] (0 for the separations) + the slot's lane value. The kernel
  * made unused slots NaN, which stay NaN. */
 SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS], const double *origin,
-                          const uint32_t *idx, uint32_t lanes, bool run)
+                          const uint32_t *idx, uint32_t lanes, bool run, bool stream)
 {
     dst += base(idx, GJKB_MAX_CONTACTS, run);
+    if (run && stream) {
+        double v[GJKB_SCATTER_LANES * GJKB_MAX_CONTACTS];
+        for (size_t j = 0; j < lanes; j++)
+            for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
+                v[j * GJKB_MAX_CONTACTS + s] = (origin ? origin[j] : 0.0) + src[s][j];
+        put_run(dst, v, lanes * GJKB_MAX_CONTACTS, true);
+        return;
+    }
     for (size_t j = 0; j < lanes; j++) {
         const double o = origin ? origin[j] : 0.0;
         double *const d = dst + at(idx, j, run) * GJKB_MAX_CONTACTS;
@@ -69,7 +108,7 @@ SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS]
 
 /* The manifolds (contact mode): counts, points and feature keys. */
 SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3], const uint32_t *idx,
-                             uint32_t lanes, bool run, const gjkb_manifolds *m)
+                             uint32_t lanes, bool run, bool stream, const gjkb_manifolds *m)
 {
     if (!m->count)
         return;
@@ -83,7 +122,7 @@ SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3]
         const float *src[GJKB_MAX_CONTACTS];
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
             src[s] = l->mpt[s][f];
-        put_points(to[f], src, f < 6 ? origin[f % 3] : NULL, idx, lanes, run);
+        put_points(to[f], src, f < 6 ? origin[f % 3] : NULL, idx, lanes, run, stream);
     }
     if (!m->feature)
         return;
@@ -112,7 +151,7 @@ SC_INLINE void put_origins(double *const origin[3], const uint32_t *idx, uint32_
 /* The witnesses a and b (offsets from A's position in the lanes) and the
  * axis n; NaN in hit mode, which has none. */
 SC_INLINE void put_witnesses(const gjkb__lanes *l, const double *const origin[3], const uint32_t *idx,
-                             uint32_t lanes, gjkb_mode mode, const gjkb_results *out, bool run)
+                             uint32_t lanes, gjkb_mode mode, const gjkb_results *out, bool run, bool stream)
 {
     enum { POINT_COORDS = 6, COORDS = 9 };
     double *const pt[COORDS] = { out->ax, out->ay, out->az, out->bx, out->by, out->bz, out->nx, out->ny, out->nz };
@@ -120,19 +159,24 @@ SC_INLINE void put_witnesses(const gjkb__lanes *l, const double *const origin[3]
     for (int k = 0; k < COORDS; k++) {
         if (!pt[k])
             continue;
-        if (mode == GJKB_HIT) {
+        if (mode == GJKB_HIT && run && stream) {
+            double v[GJKB_SCATTER_LANES];
+            for (size_t j = 0; j < lanes; j++)
+                v[j] = NAN;
+            put_run(pt[k] + base(idx, 1, run), v, lanes, true);
+        } else if (mode == GJKB_HIT) {
             double *const d = pt[k] + base(idx, 1, run);
             for (size_t j = 0; j < lanes; j++)
                 d[at(idx, j, run)] = NAN;
         } else {
-            put_coord(pt[k], lp[k], k < POINT_COORDS ? origin[k % 3] : NULL, idx, lanes, run);
+            put_coord(pt[k], lp[k], k < POINT_COORDS ? origin[k % 3] : NULL, idx, lanes, run, stream);
         }
     }
 }
 
 /* The chunk's answers, field by field. */
 SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                         const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool run)
+                         const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool run, bool stream)
 {
     /* Pointers in locals: the status bytes may alias anything. */
     uint8_t *const status = out->status + base(idx, 1, run);
@@ -145,22 +189,28 @@ SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lan
             iterations[at(idx, j, run)] = (uint32_t)l->iterations[j];
     }
     if (out->distance)
-        put_coord(out->distance, l->dist, NULL, idx, lanes, run);
+        put_coord(out->distance, l->dist, NULL, idx, lanes, run, stream);
     double ox[GJKB_SCATTER_LANES], oy[GJKB_SCATTER_LANES], oz[GJKB_SCATTER_LANES];
     double *const origin[3] = { ox, oy, oz };
     if (mode != GJKB_HIT)
         put_origins(origin, idx, lanes, bd, pr, run);
     const double *const from[3] = { ox, oy, oz };
-    put_witnesses(l, from, idx, lanes, mode, out, run);
+    put_witnesses(l, from, idx, lanes, mode, out, run, stream);
     if (mode == GJKB_CONTACT)
-        put_manifolds(l, from, idx, lanes, run, &out->manifold);
+        put_manifolds(l, from, idx, lanes, run, stream, &out->manifold);
 }
 
 void gjkb__scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                   const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out)
+                   const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream)
 {
-    if (is_run(idx, lanes))
-        put_chunk(l, idx, lanes, bd, pr, mode, out, true);
+    if (!is_run(idx, lanes))
+        put_chunk(l, idx, lanes, bd, pr, mode, out, false, false);
+    else if (stream)
+        put_chunk(l, idx, lanes, bd, pr, mode, out, true, true);
     else
-        put_chunk(l, idx, lanes, bd, pr, mode, out, false);
+        put_chunk(l, idx, lanes, bd, pr, mode, out, true, false);
+#if GJKB_SCATTER_STREAMS
+    if (stream)
+        _mm_sfence();
+#endif
 }
