@@ -250,6 +250,8 @@ static int32_t vertex_ring(gjkb_context *ctx, const gjkb__hull *h, uint32_t v)
 {
     const gjkb__hull_topology *t = &h->topo;
     const int32_t f0 = point_face(h, v);
+    if (f0 < 0 || !ctx->ring_face) /* no face yet: maybe no rings either */
+        return 0;
     int32_t *ring = ctx->ring_face + ctx->ring_count;
     uint32_t n = 0;
     for (int32_t f = f0; f >= 0 && n < t->face_count && ctx->ring_count + n < ctx->ring_cap;) { /* bound: faces */

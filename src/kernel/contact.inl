@@ -480,6 +480,52 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
     }
 }
 
+/* Whether chunk lane j is a capsule against a box (either side): a
+ * segment is a box of half extents (0, 0, h), so the separating-axis test
+ * settles their cores' penetration as it does two boxes'. */
+static GJKB_INLINE int ct_segment_box(const gjkb__world *w, uint32_t j)
+{
+    const int32_t ka = w->lane_ka[j], kb = w->lane_kb[j];
+    return (ka == GJKB_CAPSULE && kb == GJKB_BOX) || (ka == GJKB_BOX && kb == GJKB_CAPSULE);
+}
+
+/* The queued capsule-box lanes `in`, cores overlapping, by the
+ * separating-axis test (contact_box.inl) instead of EPA, a bundle at a
+ * time: depth, normal and A's core point on the witnesses' line (the
+ * capsule's end along the normal, or the box's plane below B's end);
+ * ok[i] = 1 where in->lane[i] got them, 0 where the axes disagree with
+ * GJK's overlap or a badly conditioned axis could decide. */
+static GJKB_INLINE void ct_sat_run(const gjkb__world *w, const gjkb__lanes *l, const lane_queue *in, int32_t *ok)
+{
+    ls_chunk ch;
+    gjkb__world rw = ls_chunk_world(w, in, 0, &ch);
+    const fw zero = fw_zero();
+    for (uint32_t o = 0; o < in->n; o += GJKB_W) {
+        pack_w k;
+        pk_bundle(&rw, in->n, o, 1, 0, &k);
+        fw sep;
+        mw refine;
+        v3w n = cb_sat(&k, &sep, &refine);
+        mw done = mw_andnot(mw_and(mw_and(mw_first_n((int)(in->n - o)), k.valid), fw_le(sep, zero)), refine);
+        v3w ea = v3_make(zero, zero, fw_sel(fw_gt(n.z, zero), k.sa.c.h.z, fw_neg(k.sa.c.h.z)));
+        fw nbz = v3_dot(m3_col(k.pose.r, 2), n);
+        v3w eb = v3_add(v3_scale(m3_col(k.pose.r, 2), fw_sel(fw_gt(nbz, zero), fw_neg(k.sb.c.h.z), k.sb.c.h.z)),
+                        k.pose.t);
+        v3w a = v3_sel(iw_eq(iw_load(rw.lane_ka + o), iw_splat(GJKB_CAPSULE)), ea, v3_madd(eb, n, fw_neg(sep)));
+        _Alignas(64) float nn[3][GJKB_W], depth[GJKB_W], ac[3][GJKB_W];
+        _Alignas(64) int32_t steps[GJKB_W];
+        v3_store(nn[0], nn[1], nn[2], n);
+        v3_store(ac[0], ac[1], ac[2], a);
+        fw_store(depth, fw_neg(sep));
+        iw_store(steps, iw_splat(1));
+        const unsigned good = mw_bits(done);
+        for (int i = 0; i < GJKB_W; i++)
+            ok[o + (uint32_t)i] = (int32_t)(good >> i & 1u);
+        if (good)
+            ep_store(l, &k, in->lane + o, good, nn, depth, ac, steps);
+    }
+}
+
 /* The queued lanes *a through the distance loops from the start, then the
  * points of those that need them. */
 static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, lane_queue q[3], const loop_desc *loops)
@@ -488,24 +534,30 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, 
     memcpy(ids, q[0].lane, n * sizeof ids[0]);
     q[2].n = 0;
     ls_drain(w, l, loops, &q[0], &q[1], &q[2], 1);
-    lane_queue *deep = &q[1];
-    deep->n = 0;
+    /* cores overlapping: capsule-box lanes by their axes, the rest by EPA */
+    lane_queue *deep = &q[1], *axes = &q[2];
+    deep->n = axes->n = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = ids[i];
         if (l->status[j] == K_LIMIT)
             l->status[j] = K_REFINE;
-        else if (l->status[j] == K_OVERLAP && l->fin[GJKB_K_FINAL_COUNT][j] >= 3.0f)
-            deep->lane[deep->n++] = j;
+        else if (l->status[j] == K_OVERLAP && l->fin[GJKB_K_FINAL_COUNT][j] >= 3.0f) {
+            lane_queue *to = ct_segment_box(w, j) ? axes : deep;
+            to->lane[to->n++] = j;
+        }
     }
-    _Alignas(64) int32_t solved_deep[LS_QCAP], solved[LS_QROW];
+    _Alignas(64) int32_t solved_deep[LS_QCAP], solved_axes[LS_QCAP], solved[LS_QROW];
     if (deep->n > 0)
         ep_run(w, l, deep, solved_deep);
+    if (axes->n > 0)
+        ct_sat_run(w, l, axes, solved_axes);
     lane_queue *need = &q[0];
     need->n = 0;
-    for (uint32_t i = 0, d = 0; i < n; i++) {
+    for (uint32_t i = 0, d = 0, x = 0; i < n; i++) {
         uint32_t j = ids[i];
-        int is_deep = d < deep->n && deep->lane[d] == j;
-        if (is_deep && !solved_deep[d++]) {
+        int by_epa = d < deep->n && deep->lane[d] == j, by_axes = x < axes->n && axes->lane[x] == j;
+        int is_deep = by_epa || by_axes;
+        if (is_deep && !(by_epa ? solved_deep[d++] : solved_axes[x++])) {
             l->status[j] = K_REFINE;
         } else if (l->status[j] != K_REFINE && ct_needs_points(w, l, j)) {
             solved[need->n] = is_deep;

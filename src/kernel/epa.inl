@@ -346,12 +346,13 @@ static GJKB_INLINE unsigned ep_steps(const gjkb__world *w, const pack_w *k, ep_p
     return run;
 }
 
-/* The converged lanes' answers (`good`) into the chunk lanes: distance
+/* The converged lanes' answers (`good`: the cores' depth, normal and A's
+ * core point, `steps` more iterations) into the chunk lanes: distance
  * minus both margins, witnesses out along n by them, in world scale and
  * axes as the loops write theirs (offsets from A's position). */
 static GJKB_INLINE void ep_store(const gjkb__lanes *l, const pack_w *k, const uint32_t *lane, unsigned good,
                                  const float n[3][GJKB_W], const float depth[GJKB_W], const float a[3][GJKB_W],
-                                 const ep_poly *q)
+                                 const int32_t steps[GJKB_W])
 {
     v3w nv = v3_load(n[0], n[1], n[2]);
     fw dist = fw_neg(fw_add(fw_load(depth), k->m));
@@ -370,7 +371,7 @@ static GJKB_INLINE void ep_store(const gjkb__lanes *l, const pack_w *k, const ui
         const uint32_t j = lane[i];
         for (int f = 0; f < 10; f++)
             to[f][j] = out[f][i];
-        l->iterations[j] += q[i].steps;
+        l->iterations[j] += steps[i];
     }
 }
 
@@ -433,8 +434,10 @@ __attribute__((noinline)) static void ep_bundle(const gjkb__world *w, const pack
     for (int s = 0; s < EP_STEPS && run; s++)
         run = ep_steps(w, k, q, run);
     _Alignas(64) float nn[3][GJKB_W], depth[GJKB_W], a[3][GJKB_W];
+    int32_t steps[GJKB_W];
     unsigned good = 0;
     for (int i = 0; i < GJKB_W; i++) {
+        steps[i] = i < n ? q[i].steps : 0;
         float ni[3] = { 0.0f, 0.0f, 1.0f }, ai[3] = { 0.0f, 0.0f, 0.0f }, di = 0.0f;
         int done = i < n && q[i].state == 1 && ep_answer(&q[i], ni, &di, ai);
         good |= (done ? 1u : 0u) << i;
@@ -446,7 +449,7 @@ __attribute__((noinline)) static void ep_bundle(const gjkb__world *w, const pack
         depth[i] = di;
     }
     if (good)
-        ep_store(l, k, lane, good, nn, depth, a, q);
+        ep_store(l, k, lane, good, nn, depth, a, steps);
 }
 
 /* The queued lanes `in` (cores overlapping, final simplex in l->fin)
