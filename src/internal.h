@@ -55,7 +55,7 @@ struct gjkb_context {
     int32_t *face_vertex;
     /* per hull point slot: the faces around it in turn, ring_face[point_ring
      * .. + point_ring_n) (indices among its hull's faces; none where it has
-     * no face or the walk does not close) */
+     * no face, the walk does not close or meets a face not exact) */
     int32_t *point_ring, *point_ring_n, *ring_face;
     uint32_t point_ring_cap;
     uint32_t face_count, face_cap, face_vertex_count, face_vertex_cap, ring_count, ring_cap;
