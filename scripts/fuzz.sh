@@ -6,6 +6,9 @@
 # Any finding (failed check, sanitizer report, crash, leak, timeout, out of
 # memory) fails the script; the inputs are kept in build-fuzz/findings/ and
 # each run's log in build-fuzz/fuzz-NAME.log.
+# FUZZ_SEED=N fixes libFuzzer's seed (the test command sets 1, so that CI
+# answers for the code, not for a lucky draw); unset, every run explores
+# from a new seed, as a session's longer exploratory runs should.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -37,6 +40,7 @@ failed=0
 run() {
   local name=$1 log=build-fuzz/fuzz-$1.log
   shift
+  [ -z "${FUZZ_SEED:-}" ] || set -- -seed="$FUZZ_SEED" "$@"
   mkdir "$work/$name"
   cp tests/fuzz/corpus/"$name"/* "$work/$name/"
   echo "== fuzz_$name for $secs s"

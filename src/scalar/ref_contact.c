@@ -61,7 +61,7 @@ static gjkb_result penetration(const ref_setup *su, const gjkb__params *p, const
     uint32_t it = g->iterations + d.iterations;
     if (!d.settled)
         gjkb__ref_point_depth(&su->pr, &d);
-    if (d.gap == 0.0 && d.depth == 0.0)
+    if (d.flat)
         d.n = flat_normal(d.n, su->pr.off);
     if (d.searched)
         gjkb__ref_witness(&su->pr, d.n, &d.pa, &d.pb);

@@ -407,6 +407,7 @@ static ref_depth flat_depth(const ref_vertex *s, int dim, ref_vec flat, uint32_t
     r.gap = 0.0;
     r.settled = true;
     r.searched = false;
+    r.flat = true;
     r.depth = 0.0;
     r.n = flat;
     r.iterations = it;
@@ -509,6 +510,7 @@ static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double
     r.gap = upper - F->d;
     r.settled = r.gap <= REF_EPA_ACCEPT;
     r.searched = !r.settled;
+    r.flat = false;
     if (r.settled) {
         ref_vec q = scale(F->n, F->d);
         int g = exit_face(P, F->n, &q);

@@ -171,6 +171,7 @@ typedef struct ref_depth {
     double gap;      /* EPA's upper minus lower bound of the depth at the end */
     bool settled;    /* the bounds met, or the local search converged */
     bool searched;   /* from the local search: pa, pb are mere supports */
+    bool flat;       /* D has no extent along n: -n is as deep */
     double depth;
     ref_vec n, pa, pb;
     uint32_t iterations;

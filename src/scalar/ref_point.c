@@ -65,5 +65,6 @@ bool gjkb__ref_point_depth(const ref_pair *pr, ref_depth *d)
     d->gap = 0.0;
     d->settled = true;
     d->searched = false;
+    d->flat = false;
     return true;
 }
