@@ -31,6 +31,10 @@
  *   mode the wide backends answer pairs more than 256 extents apart with
  *   the double-precision reference. Zero-size shapes (scale 0) touch only
  *   when they meet: any real gap separates them.
+ *   Shapes below float's normal range (scales under about 1e-37) are
+ *   answered by the wide backends to a few of float's subnormal steps
+ *   (2^-149, about 1.4e-45) instead: their lanes hold offsets from A's
+ *   position as floats.
  * - A context is used by one thread at a time. Create one per thread.
  */
 #ifndef GJKBATCH_H

@@ -459,7 +459,9 @@ static bool all_nan3(const double v[3])
 /* How far b - a is from s * n, and what float lanes may miss it by: 2e-5
  * of the pair's scale or of |s| (a speculative point may be farther than
  * the scale), plus a few ulps of the world coordinates (a and b are A's
- * position plus a local point, rounded to double). */
+ * position plus a local point, rounded to double), plus a few of float's
+ * subnormal steps (the local point is a float: below float's normal range
+ * its precision is absolute). */
 static double line_miss(const double a[3], const double b[3], double s, const double n[3])
 {
     double e = 0.0;
@@ -473,7 +475,7 @@ static double line_slack(const double a[3], const double b[3], double s, double 
     double mag = 0.0;
     for (int k = 0; k < 3; k++)
         mag = fmax(mag, fmax(fabs(a[k]), fabs(b[k])));
-    return 2e-5 * fmax(scale, fabs(s)) + 8.0 * 0x1p-52 * mag;
+    return 2e-5 * fmax(scale, fabs(s)) + 8.0 * 0x1p-52 * mag + 4.0 * 0x1p-149;
 }
 
 /* The slots past the count: NaN, feature 0 (gjkb_manifolds). */
