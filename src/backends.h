@@ -6,8 +6,9 @@
  *   id     its gjkb_backend value
  *   isa    its name (gjkb_backend_name) and the suffix of its units'
  *          symbols: gjkb__gjk_run_<isa> and gjkb__records_run_<isa> in
- *          kernel_<isa>.c, gjkb__bounds_run_<isa> and the rest of the
- *          broad kernel table in broad_<isa>.c
+ *          kernel_<isa>.c, gjkb__scatter_<isa> in scatter_<isa>.c,
+ *          gjkb__bounds_run_<isa> and the rest of the broad kernel table
+ *          in broad_<isa>.c
  *   width  lanes per bundle (GJKB_W of its wide_<isa>.h)
  *   arch   where its units hold real instructions: X86, AARCH64 or ANY.
  *          Elsewhere they are built through SIMDe emulation: they run on

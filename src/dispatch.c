@@ -14,11 +14,14 @@
 #define KERNEL_DECL(id_, isa_, w_, arch_, cpu_)                                                              \
     void gjkb__gjk_run_##isa_(const gjkb__world *w, uint32_t count, const gjkb__lanes *l);                       \
     void gjkb__records_run_##isa_(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first,     \
-                                  uint32_t end, float *out);
+                                  uint32_t end, float *out);                                                  \
+    void gjkb__scatter_##isa_(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd, \
+                              const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream);
 GJKB_WIDE_BACKENDS(KERNEL_DECL)
 
-#define KERNEL_ROW(id_, isa_, w_, arch_, cpu_) \
-    [id_] = { .name = #isa_, .width = w_, .run = gjkb__gjk_run_##isa_, .records = gjkb__records_run_##isa_ },
+#define KERNEL_ROW(id_, isa_, w_, arch_, cpu_)                                                       \
+    [id_] = { .name = #isa_, .width = w_, .run = gjkb__gjk_run_##isa_, .records = gjkb__records_run_##isa_, \
+              .scatter = gjkb__scatter_##isa_ },
 static const gjkb__kernel kernels[GJKB_BACKEND_COUNT] = { GJKB_WIDE_BACKENDS(KERNEL_ROW) };
 
 /* Built through SIMDe on this build: runs on any CPU. */

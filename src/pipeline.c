@@ -1,7 +1,7 @@
 /* pipeline.c - the batch path of the wide kernels: bucket pairs so that
  * bundles hold alike work, run the kernel on chunks of that order (it
  * gathers, validates, transforms and runs GJK in its lanes), and scatter
- * results back in pair order (scatter.c).
+ * results back in pair order (the kernel's scatter: scatter.h).
  *
  * Everything here is width-agnostic and compiled once for the baseline
  * target, so every backend sees exactly the same inputs. */
@@ -18,7 +18,7 @@
 
 /* Lanes per chunk: small enough that the chunk's arrays stay in L1/L2. */
 #define CHUNK 256
-_Static_assert(CHUNK <= GJKB_SCATTER_LANES, "gjkb__scatter takes a chunk");
+_Static_assert(CHUNK <= GJKB_SCATTER_LANES, "a kernel's scatter takes a chunk");
 /* A thread takes at least this many chunks, so that the chunks left at
  * the end (the dynamic schedule's tail) are few against its share. */
 #define MIN_CHUNKS_PER_THREAD 4
@@ -595,7 +595,7 @@ static void run_chunk(const batch *b, const gjkb__world *w, gjkb__lanes *l, uint
     cw.lane_wy = b->warm ? s->lwy + first : NULL;
     cw.lane_wz = b->warm ? s->lwz + first : NULL;
     b->k->run(&cw, lanes, l);
-    gjkb__scatter(l, idx, lanes, b->bodies, b->pairs, b->p->mode, b->results, b->stream);
+    b->k->scatter(l, idx, lanes, b->bodies, b->pairs, b->p->mode, b->results, b->stream);
     for (uint32_t j = 0; j < lanes; j++)
         if (l->status[j] == GJKB_K_STATUS_REFINE) {
             scatter_refined(b->ctx, b->bodies, b->pairs, idx[j], b->p, b->warm, b->results);

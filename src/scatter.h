@@ -1,4 +1,5 @@
-/* scatter.h - a chunk's lane answers back to their pairs (scatter.c). */
+/* scatter.h - a chunk's lane answers back to their pairs (the body:
+ * kernel/scatter.inl, compiled per backend; gjkb__kernel.scatter). */
 #ifndef GJKB_SCATTER_H
 #define GJKB_SCATTER_H
 
@@ -15,13 +16,10 @@
 #define GJKB_SCATTER_STREAMS 0
 #endif
 
-/* Lanes [0, lanes) of l to pairs idx[0 .. lanes) of out: status,
+/* gjkb__kernel.scatter: lanes [0, lanes) of l to pairs idx[0 .. lanes) of out: status,
  * iterations, distance, witnesses and axis (NaN in hit mode), and in
  * contact mode the manifolds; only the arrays out gives. Lanes the kernel
  * left to the reference are written too, and overwritten after. With
  * `stream`, a run's double arrays are written past the caches (for calls
  * whose answers far outgrow them: GJKB_STREAM_BYTES). */
-void gjkb__scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                   const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream);
-
 #endif

@@ -16,6 +16,7 @@
 
 #include "gjkbatch.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define GJKB_PACK_ALIGN 16   /* lanes: the widest kernel */
@@ -128,6 +129,10 @@ typedef struct gjkb__kernel {
      * arrays, kind (per body) and the number of registered hulls. */
     void (*records)(const gjkb__world *w, const uint8_t *kind, uint32_t hulls, uint32_t first, uint32_t end,
                     float *out);
+    /* The lanes' answers back to their pairs, at the kernel's instruction
+     * set (scatter.h says what it writes). */
+    void (*scatter)(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                    const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream);
 } gjkb__kernel;
 
 #endif

@@ -1,6 +1,11 @@
-/* scatter.c - a chunk's lane answers back to their pairs: floats relative
+/* scatter.inl - a chunk's lane answers back to their pairs: floats relative
  * to A's position become world doubles at the pairs' places in the
  * caller's arrays.
+ *
+ * One body, compiled per instruction set like the kernels (a unit
+ * scatter_<isa>.c per backend, GJKB_FN adding the suffix) so that its
+ * conversions and its non-temporal stores run at the backend's width; the
+ * answers are exact conversions and sums, the same bits at every width.
  *
  * Lane j's pair is idx[j]. Where the chunk's pairs are consecutive (a
  * run: the order of a batch of one kind of pair) every store is
@@ -10,7 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 #if GJKB_SCATTER_STREAMS
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 /* The loops below must see `run` as a constant to be compiled for it. */
@@ -20,18 +25,31 @@
 #define SC_INLINE static inline
 #endif
 
+/* Non-temporal stores of SC_STREAM doubles, the widest the unit's flags
+ * give: whole lines with AVX-512 (gjkb__scatter's fence orders them). */
+#if GJKB_SCATTER_STREAMS && defined(__AVX512F__)
+#define SC_STREAM 8
+#define sc_stream(d, v) _mm512_stream_pd(d, _mm512_loadu_pd(v))
+#elif GJKB_SCATTER_STREAMS && defined(__AVX__)
+#define SC_STREAM 4
+#define sc_stream(d, v) _mm256_stream_pd(d, _mm256_loadu_pd(v))
+#elif GJKB_SCATTER_STREAMS
+#define SC_STREAM 2
+#define sc_stream(d, v) _mm_stream_pd(d, _mm_loadu_pd(v))
+#endif
+
 /* v[0..n) into d[0..n): with `stream` and where the target has them,
- * aligned pairs by non-temporal stores, which fill whole lines without
- * reading them first (gjkb__scatter's fence orders them). */
+ * aligned blocks by non-temporal stores, which fill whole lines without
+ * reading them first. */
 static void put_run(double *d, const double *v, size_t n, bool stream)
 {
     size_t j = 0;
 #if GJKB_SCATTER_STREAMS
     if (stream) {
-        if (n > 0 && ((uintptr_t)d & 15))
-            d[0] = v[0], j = 1;
-        for (; j + 2 <= n; j += 2)
-            _mm_stream_pd(d + j, _mm_loadu_pd(v + j));
+        for (; j < n && ((uintptr_t)(d + j) & (SC_STREAM * sizeof(double) - 1)); j++)
+            d[j] = v[j];
+        for (; j + SC_STREAM <= n; j += SC_STREAM)
+            sc_stream(d + j, v + j);
     }
 #else
     (void)stream;
@@ -41,7 +59,7 @@ static void put_run(double *d, const double *v, size_t n, bool stream)
 }
 
 /* Whether the chunk's pairs are idx[0], idx[0] + 1, ... */
-static bool is_run(const uint32_t *idx, uint32_t lanes)
+static bool sc_is_run(const uint32_t *idx, uint32_t lanes)
 {
     uint32_t off = 0;
     for (uint32_t j = 0; j < lanes; j++)
@@ -50,13 +68,13 @@ static bool is_run(const uint32_t *idx, uint32_t lanes)
 }
 
 /* Lane j's place in an array of `per` entries a pair that starts at
- * base(): the pair's, or for a run its offset from the run's first pair
+ * sc_base(): the pair's, or for a run its offset from the run's first pair
  * (size_t, so that the compiler knows the places are consecutive). */
-SC_INLINE size_t base(const uint32_t *idx, size_t per, bool run)
+SC_INLINE size_t sc_base(const uint32_t *idx, size_t per, bool run)
 {
     return run ? (size_t)idx[0] * per : 0;
 }
-SC_INLINE size_t at(const uint32_t *idx, size_t j, bool run)
+SC_INLINE size_t sc_at(const uint32_t *idx, size_t j, bool run)
 {
     return run ? j : idx[j];
 }
@@ -66,7 +84,7 @@ SC_INLINE size_t at(const uint32_t *idx, size_t j, bool run)
 SC_INLINE void put_coord(double *dst, const float *src, const double *origin, const uint32_t *idx,
                          uint32_t lanes, bool run, bool stream)
 {
-    dst += base(idx, 1, run);
+    dst += sc_base(idx, 1, run);
     if (run && stream) {
         double v[GJKB_SCATTER_LANES];
         for (size_t j = 0; j < lanes; j++)
@@ -76,10 +94,10 @@ SC_INLINE void put_coord(double *dst, const float *src, const double *origin, co
     }
     if (origin) {
         for (size_t j = 0; j < lanes; j++)
-            dst[at(idx, j, run)] = origin[j] + src[j];
+            dst[sc_at(idx, j, run)] = origin[j] + src[j];
     } else {
         for (size_t j = 0; j < lanes; j++)
-            dst[at(idx, j, run)] = src[j];
+            dst[sc_at(idx, j, run)] = src[j];
     }
 }
 
@@ -89,7 +107,7 @@ SC_INLINE void put_coord(double *dst, const float *src, const double *origin, co
 SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS], const double *origin,
                           const uint32_t *idx, uint32_t lanes, bool run, bool stream)
 {
-    dst += base(idx, GJKB_MAX_CONTACTS, run);
+    dst += sc_base(idx, GJKB_MAX_CONTACTS, run);
     if (run && stream) {
         double v[GJKB_SCATTER_LANES * GJKB_MAX_CONTACTS];
         for (size_t j = 0; j < lanes; j++)
@@ -100,7 +118,7 @@ SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS]
     }
     for (size_t j = 0; j < lanes; j++) {
         const double o = origin ? origin[j] : 0.0;
-        double *const d = dst + at(idx, j, run) * GJKB_MAX_CONTACTS;
+        double *const d = dst + sc_at(idx, j, run) * GJKB_MAX_CONTACTS;
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
             d[s] = o + src[s][j];
     }
@@ -112,9 +130,9 @@ SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3]
 {
     if (!m->count)
         return;
-    uint8_t *const count = m->count + base(idx, 1, run);
+    uint8_t *const count = m->count + sc_base(idx, 1, run);
     for (size_t j = 0; j < lanes; j++)
-        count[at(idx, j, run)] = (uint8_t)l->mcount[j];
+        count[sc_at(idx, j, run)] = (uint8_t)l->mcount[j];
     double *const to[GJKB_K_POINT_FIELDS] = { m->ax, m->ay, m->az, m->bx, m->by, m->bz, m->separation };
     for (int f = 0; f < GJKB_K_POINT_FIELDS; f++) {
         if (!to[f])
@@ -126,9 +144,9 @@ SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3]
     }
     if (!m->feature)
         return;
-    uint32_t *const feature = m->feature + base(idx, GJKB_MAX_CONTACTS, run);
+    uint32_t *const feature = m->feature + sc_base(idx, GJKB_MAX_CONTACTS, run);
     for (size_t j = 0; j < lanes; j++) {
-        uint32_t *const d = feature + at(idx, j, run) * GJKB_MAX_CONTACTS;
+        uint32_t *const d = feature + sc_at(idx, j, run) * GJKB_MAX_CONTACTS;
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
             d[s] = (uint32_t)l->mkey[s][j];
     }
@@ -139,9 +157,9 @@ SC_INLINE void put_manifolds(const gjkb__lanes *l, const double *const origin[3]
 SC_INLINE void put_origins(double *const origin[3], const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
                            const gjkb_pairs *pr, bool run)
 {
-    const uint32_t *const pair_a = pr->a + base(idx, 1, run);
+    const uint32_t *const pair_a = pr->a + sc_base(idx, 1, run);
     for (size_t j = 0; j < lanes; j++) {
-        uint32_t a = pair_a[at(idx, j, run)];
+        uint32_t a = pair_a[sc_at(idx, j, run)];
         origin[0][j] = bd->px[a];
         origin[1][j] = bd->py[a];
         origin[2][j] = bd->pz[a];
@@ -163,11 +181,11 @@ SC_INLINE void put_witnesses(const gjkb__lanes *l, const double *const origin[3]
             double v[GJKB_SCATTER_LANES];
             for (size_t j = 0; j < lanes; j++)
                 v[j] = NAN;
-            put_run(pt[k] + base(idx, 1, run), v, lanes, true);
+            put_run(pt[k] + sc_base(idx, 1, run), v, lanes, true);
         } else if (mode == GJKB_HIT) {
-            double *const d = pt[k] + base(idx, 1, run);
+            double *const d = pt[k] + sc_base(idx, 1, run);
             for (size_t j = 0; j < lanes; j++)
-                d[at(idx, j, run)] = NAN;
+                d[sc_at(idx, j, run)] = NAN;
         } else {
             put_coord(pt[k], lp[k], k < POINT_COORDS ? origin[k % 3] : NULL, idx, lanes, run, stream);
         }
@@ -179,14 +197,14 @@ SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lan
                          const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool run, bool stream)
 {
     /* Pointers in locals: the status bytes may alias anything. */
-    uint8_t *const status = out->status + base(idx, 1, run);
+    uint8_t *const status = out->status + sc_base(idx, 1, run);
     const int32_t *const ls = l->status;
     for (size_t j = 0; j < lanes; j++)
-        status[at(idx, j, run)] = (uint8_t)ls[j];
+        status[sc_at(idx, j, run)] = (uint8_t)ls[j];
     if (out->iterations) {
-        uint32_t *const iterations = out->iterations + base(idx, 1, run);
+        uint32_t *const iterations = out->iterations + sc_base(idx, 1, run);
         for (size_t j = 0; j < lanes; j++)
-            iterations[at(idx, j, run)] = (uint32_t)l->iterations[j];
+            iterations[sc_at(idx, j, run)] = (uint32_t)l->iterations[j];
     }
     if (out->distance)
         put_coord(out->distance, l->dist, NULL, idx, lanes, run, stream);
@@ -200,10 +218,12 @@ SC_INLINE void put_chunk(const gjkb__lanes *l, const uint32_t *idx, uint32_t lan
         put_manifolds(l, from, idx, lanes, run, stream, &out->manifold);
 }
 
-void gjkb__scatter(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
-                   const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream)
+void GJKB_FN(gjkb__scatter)(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                            const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream);
+void GJKB_FN(gjkb__scatter)(const gjkb__lanes *l, const uint32_t *idx, uint32_t lanes, const gjkb_bodies *bd,
+                            const gjkb_pairs *pr, gjkb_mode mode, gjkb_results *out, bool stream)
 {
-    if (!is_run(idx, lanes))
+    if (!sc_is_run(idx, lanes))
         put_chunk(l, idx, lanes, bd, pr, mode, out, false, false);
     else if (stream)
         put_chunk(l, idx, lanes, bd, pr, mode, out, true, true);
