@@ -36,9 +36,9 @@ typedef struct tols {
 } tols;
 static const tols k_double = { 1e-6, 1e-6, 1e-6, 1e-9, 1e-12 };
 static const tols k_float = { 4e-6, 1e-5, 1e-5, 4e-6, 1e-6 };
-/* The reference on curved rims (EPA's slow case, its local search): n
- * meets the depth and the witnesses lie on the surfaces within float's
- * reach only (docs/contacts.md, limitations). */
+/* The reference on curved rims: its local search's witnesses (EPA's slow
+ * case) lie on the surfaces, and GJK's axis of two curved cores meets the
+ * distance, within float's reach only (docs/contacts.md, limitations). */
 static const tols k_rims = { 4e-6, 1e-6, 1e-5, 1e-9, 1e-12 };
 static const tols *g_tol = &k_double;
 #define SURF_TOL (g_tol->surf)

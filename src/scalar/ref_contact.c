@@ -59,7 +59,7 @@ static gjkb_result penetration(const ref_setup *su, const gjkb__params *p, const
 {
     ref_depth d = gjkb__ref_epa(&su->pr, &g->simplex, 2 * p->ref_max_iterations);
     uint32_t it = g->iterations + d.iterations;
-    if (!d.settled)
+    if (!d.settled || d.searched)
         gjkb__ref_point_depth(&su->pr, &d);
     if (d.flat)
         d.n = flat_normal(d.n, su->pr.off);

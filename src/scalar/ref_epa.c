@@ -500,8 +500,9 @@ static epa_refined refine(const ref_pair *pr, ref_vec u, uint32_t budget, uint32
 
 /* The polytope's answer: depth and normal from the nearest face, the
  * witnesses where the ray along its normal leaves the polytope, when the
- * bounds met or nearly; else from the local search, a limit when that did
- * not settle either. */
+ * bounds met or nearly along that face's own normal (out of budget, the
+ * upper bound may come from another face); else from the local search, a
+ * limit when that did not settle either. */
 static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double upper, ref_vec best_n,
                             uint32_t it, uint32_t budget)
 {
@@ -509,6 +510,11 @@ static ref_depth poly_depth(const ref_pair *pr, const epa_poly *P, int f, double
     const epa_face *F = &P->f[f];
     r.gap = upper - F->d;
     r.settled = r.gap <= REF_EPA_ACCEPT;
+    if (r.settled) {
+        double own = dot(pair_support(pr, F->n).y, F->n);
+        it++;
+        r.settled = own - F->d <= REF_EPA_ACCEPT;
+    }
     r.searched = !r.settled;
     r.flat = false;
     if (r.settled) {

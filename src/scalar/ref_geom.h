@@ -185,8 +185,10 @@ typedef struct ref_depth {
 ref_depth gjkb__ref_epa(const ref_pair *pr, const ref_simplex *s, uint32_t budget);
 
 /* The depth of a sphere's point core inside a cylinder's or a cone's core,
- * exact (ref_point.c): EPA's fallback where a ring of nearly equally near
- * directions keeps it from settling. False for other kind pairs. */
+ * exact (ref_point.c): taken wherever EPA's bounds do not meet (a ring of
+ * nearly equally near directions), before the local search's answer,
+ * which may stop a little off the ring's valley. False for other kind
+ * pairs. */
 bool gjkb__ref_point_depth(const ref_pair *pr, ref_depth *d);
 
 /* The manifold of a pair whose normal n (A's frame, unit, A to B),
