@@ -79,6 +79,15 @@ SC_INLINE size_t sc_at(const uint32_t *idx, size_t j, bool run)
     return run ? j : idx[j];
 }
 
+/* A lane value at its origin: a NaN (no answer, or a NaN position) comes
+ * out as NAN, not as whichever operand's NaN this unit's compiled add
+ * happens to keep. */
+SC_INLINE double sc_place(double o, float v)
+{
+    double r = o + (double)v;
+    return r == r ? r : (double)NAN;
+}
+
 /* One coordinate of the witnesses or the axis: origin[j] + lane value, or
  * the lane value alone. */
 SC_INLINE void put_coord(double *dst, const float *src, const double *origin, const uint32_t *idx,
@@ -88,13 +97,13 @@ SC_INLINE void put_coord(double *dst, const float *src, const double *origin, co
     if (run && stream) {
         double v[GJKB_SCATTER_LANES];
         for (size_t j = 0; j < lanes; j++)
-            v[j] = origin ? origin[j] + src[j] : src[j];
+            v[j] = origin ? sc_place(origin[j], src[j]) : src[j];
         put_run(dst, v, lanes, true);
         return;
     }
     if (origin) {
         for (size_t j = 0; j < lanes; j++)
-            dst[sc_at(idx, j, run)] = origin[j] + src[j];
+            dst[sc_at(idx, j, run)] = sc_place(origin[j], src[j]);
     } else {
         for (size_t j = 0; j < lanes; j++)
             dst[sc_at(idx, j, run)] = src[j];
@@ -112,7 +121,7 @@ SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS]
         double v[GJKB_SCATTER_LANES * GJKB_MAX_CONTACTS];
         for (size_t j = 0; j < lanes; j++)
             for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
-                v[j * GJKB_MAX_CONTACTS + s] = (origin ? origin[j] : 0.0) + src[s][j];
+                v[j * GJKB_MAX_CONTACTS + s] = sc_place(origin ? origin[j] : 0.0, src[s][j]);
         put_run(dst, v, lanes * GJKB_MAX_CONTACTS, true);
         return;
     }
@@ -120,7 +129,7 @@ SC_INLINE void put_points(double *dst, const float *const src[GJKB_MAX_CONTACTS]
         const double o = origin ? origin[j] : 0.0;
         double *const d = dst + sc_at(idx, j, run) * GJKB_MAX_CONTACTS;
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++)
-            d[s] = o + src[s][j];
+            d[s] = sc_place(o, src[s][j]);
     }
 }
 
