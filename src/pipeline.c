@@ -222,6 +222,10 @@ void gjkb__scratch_free(gjkb_context *ctx)
 
 typedef struct key_part {
     uint32_t first, end;
+    /* keys and kinds are stored for the part's first pair and from here
+     * on; the pairs between, placed while the keys came sorted, have them
+     * made again should the parts need sorting after all */
+    uint32_t stored_from;
     int key0, key_end;       /* the part's first and last keys (-1: no pairs) */
     bool ok, sorted;         /* every pair valid; no key below the one before */
     uint32_t at[KEYS];       /* counts, then where the part's pairs of each key go */
@@ -287,6 +291,12 @@ typedef struct key_env {
     const int32_t *hull_n;
 } key_env;
 
+static key_env key_env_of(const gjkb_context *ctx, const gjkb_bodies *bd)
+{
+    static const int32_t no_hulls = 0;
+    return (key_env){ bd->count, ctx->hull_count, bd->hull, bd->kind, ctx->hull_count ? ctx->hull_n : &no_hulls };
+}
+
 /* The key of the pair of bodies ia, ib and their kinds, checking the pair
  * on the way (gjkb__check_pairs' rule, so that bodies are read once): -1
  * where it fails. A batch without hulls skips their lookups (the one
@@ -318,8 +328,7 @@ static inline int key_of(key_env e, uint32_t ia, uint32_t ib, unsigned *ka, unsi
 static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb_pairs *pr, const gjkb_query *warm,
                       const scratch *s, key_part *part)
 {
-    static const int32_t no_hulls = 0;
-    const key_env e = { bd->count, ctx->hull_count, bd->hull, bd->kind, ctx->hull_count ? ctx->hull_n : &no_hulls };
+    const key_env e = key_env_of(ctx, bd);
     const lane_out lo = lane_out_of(s);
     uint8_t *const keys = s->keys;
     int32_t *const kind_a = s->kind_a, *const kind_b = s->kind_b;
@@ -336,16 +345,19 @@ static void pair_keys(const gjkb_context *ctx, const gjkb_bodies *bd, const gjkb
         int key = key_of(e, a[i], b[i], &ka, &kb);
         if (key < 0)
             return;
-        kind_a[i] = (int32_t)ka;
-        kind_b[i] = (int32_t)kb;
-        keys[i] = (uint8_t)key;
         count[i & 3][key]++;
         first = i == start ? key : first;
         sorted = key >= last;
         last = key;
         if (sorted)
             put_lane(lo, i, i, a[i], b[i], bd, warm, (int32_t)ka, (int32_t)kb);
+        if (!sorted || i == start) {
+            kind_a[i] = (int32_t)ka;
+            kind_b[i] = (int32_t)kb;
+            keys[i] = (uint8_t)key;
+        }
     }
+    part->stored_from = sorted ? end : i - 1;
     for (; i < end; i++) {
         int key = key_of(e, a[i], b[i], &ka, &kb);
         if (key < 0)
@@ -371,6 +383,7 @@ static inline uint32_t split(uint32_t n, int p, int parts)
 static void info_keys(const uint32_t *info, const gjkb_pairs *pr, const gjkb_bodies *bd, const gjkb_query *warm,
                       const scratch *s, key_part *part)
 {
+    part->stored_from = part->first;
     const lane_out lo = lane_out_of(s);
     uint32_t count[4][KEYS] = { { 0 } };
     int first = -1, last = -1;
@@ -460,8 +473,8 @@ static bucket_plan bucket_join(const scratch *s, key_part part[], int parts, uin
 /* The part's pairs into the order by key (counting sort: stable, so
  * deterministic); the identity needs nothing more (the key pass placed
  * them). */
-static void part_place(const scratch *s, key_part *part, bucket_plan plan, const gjkb_pairs *pr,
-                       const gjkb_bodies *bd, const gjkb_query *warm, const uint32_t *info)
+static void part_place(const gjkb_context *ctx, const scratch *s, key_part *part, bucket_plan plan,
+                       const gjkb_pairs *pr, const gjkb_bodies *bd, const gjkb_query *warm, const uint32_t *info)
 {
     const uint8_t *const keys = s->keys;
     const lane_out lo = lane_out_of(s);
@@ -479,8 +492,16 @@ static void part_place(const scratch *s, key_part *part, bucket_plan plan, const
         }
         return;
     }
-    for (uint32_t i = part->first; i < part->end; i++)
-        put_lane(lo, at[keys[i]]++, i, pr->a[i], pr->b[i], bd, warm, s->kind_a[i], s->kind_b[i]);
+    const key_env e = key_env_of(ctx, bd);
+    for (uint32_t i = part->first; i < part->end; i++) {
+        unsigned ka = 0, kb = 0;
+        int key;
+        if (i > part->first && i < part->stored_from)
+            key = key_of(e, pr->a[i], pr->b[i], &ka, &kb);   /* valid: the key pass saw it */
+        else
+            key = keys[i], ka = (unsigned)s->kind_a[i], kb = (unsigned)s->kind_b[i];
+        put_lane(lo, at[key]++, i, pr->a[i], pr->b[i], bd, warm, (int32_t)ka, (int32_t)kb);
+    }
 }
 
 /* ---- body records -------------------------------------------------------- */
@@ -721,7 +742,7 @@ static bucket_plan run_single(batch *b)
     bucket_plan plan = bucket_join(b->s, b->part, 1, b->pairs->count, b->pairs, bd, b->warm, b->info);
     if (plan == BUCKET_INVALID)
         return plan;
-    part_place(b->s, &b->part[0], plan, b->pairs, bd, b->warm, b->info);
+    part_place(b->ctx, b->s, &b->part[0], plan, b->pairs, bd, b->warm, b->info);
     for (uint32_t c = 0; c < b->chunks; c++) {
         uint32_t first, lanes = chunk_range(b, c, &first);
         run_chunk(b, &b->w, &b->s->lanes, first, lanes);
@@ -769,7 +790,7 @@ static bucket_plan run_threaded(batch *b)
         if (plan != BUCKET_INVALID) {
             GJKB_OMP(omp for schedule(static, 1))
             for (int q = 0; q < b->parts; q++)
-                part_place(b->s, &b->part[q], plan, b->pairs, bd, b->warm, b->info);
+                part_place(b->ctx, b->s, &b->part[q], plan, b->pairs, bd, b->warm, b->info);
             /* The last chunks (hull pairs, the largest hulls last) take
              * longest: they go first, and the cheap ones even out the
              * threads' ends. */
