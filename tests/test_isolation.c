@@ -365,8 +365,9 @@ static void test_step_every_width(void **state)
 
 /* A batch whose keys come sorted keeps its order, and the placing is done
  * in the key pass; a batch of two sorted halves is not sorted, whatever
- * the split. Either way 1 and 2 threads give the same bits and the same
- * bundles (step counts): the plan must not depend on the split. */
+ * the split (its pairs placed while their keys came sorted have them made
+ * again). Either way 1 and 2 threads give the pairs alone's bits and the
+ * same bundles (step counts): the plan must not depend on the split. */
 static void test_sorted_batch_threads(void **state)
 {
     (void)state;
@@ -389,8 +390,11 @@ static void test_sorted_batch_threads(void **state)
         tu_batch_free(&s);
     }
     sorted_by_key(keyer, &whole, perm, &orders[1]);
-    gjkb_destroy(keyer);
     gjkb_query q = { .mode = GJKB_DISTANCE };
+    tu_batch alone[2];
+    for (int o = 0; o < 2; o++)
+        run_alone(keyer, &orders[o], &q, &alone[o]);
+    gjkb_destroy(keyer);
     for (int b = GJKB_BACKEND_SCALAR; b < GJKB_BACKEND_COUNT; b++) {
         if (!gjkb_backend_available((gjkb_backend)b))
             continue;
@@ -404,6 +408,8 @@ static void test_sorted_batch_threads(void **state)
                 gjkb_stats_reset(ctx);
                 assert_int_equal(tu_batch_run(ctx, &orders[o], &q), GJKB_OK);
                 assert_int_equal(gjkb_stats_get(ctx, &st[threads - 1]), GJKB_OK);
+                for (uint32_t i = 0; i < orders[o].np; i++)
+                    assert_pair_same(&orders[o], i, &alone[o], i, "differs from the pair alone");
                 if (threads == 1) {
                     memset(&one, 0, sizeof one);
                     for (uint32_t i = 0; i < orders[o].np; i++)
@@ -420,8 +426,10 @@ static void test_sorted_batch_threads(void **state)
         }
         gjkb_destroy(ctx);
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         tu_batch_free(&h[k]);
+        tu_batch_free(&alone[k]);
+    }
     tu_batch_free(&whole);
     tu_batch_free(&orders[0]);
     tu_batch_free(&orders[1]);
