@@ -1306,6 +1306,32 @@ static void test_touching_flat_box(void **state)
     run_case("the same, turned", over, turned, down);
 }
 
+/* Shapes below float's normal range (fuzz_api findings): answered in
+ * units of 2^-126, so the normal is still unit and the distance within a
+ * few of float's subnormal steps of the reference's, touching or apart. */
+static void test_subnormal_shapes(void **state)
+{
+    (void)state;
+    const double r = 9.18340949e-41, tiny = 0x1p-149;
+    const double gap[3] = { 0.0, 16 * tiny, -8 * tiny };
+    for (int g = 0; g < 3; g++) {
+        const gjkb_shape a = tu_at(tu_cylinder((float)r, 0), -r - gap[g], 0, 0), b = tu_sphere((float)tiny);
+        gjkb_result ref;
+        memset(&ref, 0, sizeof ref);
+        FOR_EACH_BACKEND(backend) {
+            gjkb_context *ctx = context_on(backend);
+            gjkb_result res = one_pair(ctx, &a, &b, 0.0);
+            if (backend == GJKB_BACKEND_REFERENCE)
+                ref = res;
+            assert_int_equal(res.status, ref.status);
+            assert_true(fabs(tu_len(v3(res.n)) - 1.0) <= 1e-6);
+            assert_true(fabs(res.distance - ref.distance) <= 4 * tiny);
+            gjkb_destroy(ctx);
+        }
+        assert_int_equal(ref.status, g == 1 ? GJKB_SEPARATED : GJKB_OVERLAP);
+    }
+}
+
 /* A context whose only hull is flat (a segment: no faces) answers that
  * segment, rounded, lying on a box as the reference does: the manifold's
  * hull side must not offset the empty face array (null pointer
@@ -2393,6 +2419,7 @@ int main(void)
         cmocka_unit_test_teardown(test_sphere_on_hull_edge, float_any),
         cmocka_unit_test(test_flat_hulls_alone),
         cmocka_unit_test(test_touching_flat_box),
+        cmocka_unit_test(test_subnormal_shapes),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

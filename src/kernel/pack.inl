@@ -152,12 +152,14 @@ typedef struct pack_w {
 
 /* The pair's scale: the shapes' extent (the offset for two points), kept
  * within 2^40 of the offset tl so squares and volumes of far-apart tiny
- * shapes stay finite, and above 2^-60; a power of two, so scaling is exact. */
+ * shapes stay finite, and at least float's least normal 2^-126 (its inverse
+ * 2^126 still finite: shapes below float's normal range are answered in
+ * units of 2^-126, not in subnormals); a power of two, so scaling is exact. */
 static GJKB_INLINE fw pk_scale(fw extent, fw tl)
 {
     fw scale = pk_pow2_floor(fw_sel(fw_gt(extent, fw_zero()), extent, tl));
     scale = fw_max(scale, fw_mul(pk_pow2_floor(tl), fw_splat(0x1p-40f)));
-    return fw_max(scale, fw_splat(0x1p-60f));
+    return fw_max(scale, fw_splat(0x1p-126f));
 }
 
 /* Verdicts before any support, from balls about the bodies' origins (tr
