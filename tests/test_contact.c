@@ -1330,6 +1330,22 @@ static void test_subnormal_shapes(void **state)
         }
         assert_int_equal(ref.status, g == 1 ? GJKB_SEPARATED : GJKB_OVERLAP);
     }
+    /* touching within float's rounding, A turned: whichever verdict, a
+     * separated pair's distance is above 0 (it rounded to 0 in world units) */
+    const float turn[4] = { 0.923879504f, 0, 0, 0.382683426f };
+    const gjkb_shape a = tu_rot(tu_sphere(tiny), turn), b = tu_at(tu_sphere(0), tiny, 0, 0);
+    gjkb_query q = { .mode = GJKB_DISTANCE };
+    tu_batch t;
+    memset(&t, 0, sizeof t);
+    tu_batch_add(&t, &a, &b);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        assert_int_equal(tu_batch_run(ctx, &t, &q), GJKB_OK);
+        gjkb_result res = tu_batch_get(&t, 0);
+        assert_true(res.status == GJKB_SEPARATED ? res.distance > 0 : res.distance <= 0);
+        gjkb_destroy(ctx);
+    }
+    tu_batch_free(&t);
 }
 
 /* A context whose only hull is flat (a segment: no faces) answers that

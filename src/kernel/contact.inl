@@ -24,7 +24,7 @@ static GJKB_INLINE void ct_store_points(const gjkb__lanes *l, size_t o, mw m, co
         mw used = iw_lt(iw_splat(s), mf->count);
         v3w a = v3_scale(m3_mul(k->ra, mf->a[s]), k->scale);
         v3w b = v3_scale(m3_mul(k->ra, v3_madd(mf->a[s], n, mf->sep[s])), k->scale);
-        const fw v[GJKB_K_POINT_FIELDS] = { a.x, a.y, a.z, b.x, b.y, b.z, fw_mul(mf->sep[s], k->scale) };
+        const fw v[GJKB_K_POINT_FIELDS] = { a.x, a.y, a.z, b.x, b.y, b.z, pk_world_dist(mf->sep[s], k->scale) };
         for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
             fw_store(l->mpt[s][f] + o, fw_sel(m, fw_sel(used, v[f], nan), fw_load(l->mpt[s][f] + o)));
         iw key = iw_sel(used, mf->key[s], iw_zero());
@@ -58,7 +58,7 @@ static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw 
                                              const mb_out *mf)
 {
     ct_store_status(l, o, m, K_OVERLAP, 1);
-    fw_store(l->dist + o, fw_sel(m, fw_mul(sep, k->scale), fw_load(l->dist + o)));
+    fw_store(l->dist + o, fw_sel(m, pk_world_dist(sep, k->scale), fw_load(l->dist + o)));
     v3w a = v3_scale(m3_mul(k->ra, mf->a[0]), k->scale);
     v3w b = v3_scale(m3_mul(k->ra, v3_madd(mf->a[0], n, sep)), k->scale);
     v3w nw = m3_mul(k->ra, n);
@@ -114,7 +114,7 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
     mw touch = fw_le(c->dist, k->tol);
     ct_store_status(l, o, mw_and(m, touch), K_OVERLAP, 1);
     ct_store_status(l, o, mw_andnot(m, touch), K_SEPARATED, 1);
-    fw_store(l->dist + o, fw_sel(m, fw_mul(c->dist, k->scale), fw_load(l->dist + o)));
+    fw_store(l->dist + o, fw_sel(m, pk_world_dist(c->dist, k->scale), fw_load(l->dist + o)));
     v3w a = v3_scale(m3_mul(k->ra, c->a), k->scale);
     v3w b = v3_scale(m3_mul(k->ra, v3_madd(c->a, c->n, c->dist)), k->scale);
     v3w nw = m3_mul(k->ra, c->n);
@@ -302,7 +302,7 @@ typedef struct ct_lane {
 static GJKB_INLINE void ct_take_axis(ct_lane *ln, const pack_w *k, const cs_out *c, mw m)
 {
     ln->n = v3_sel(m, c->n, ln->n), ln->a = v3_sel(m, c->a, ln->a), ln->dist = fw_sel(m, c->dist, ln->dist);
-    ln->dist_w = fw_sel(m, fw_mul(c->dist, k->scale), ln->dist_w);
+    ln->dist_w = fw_sel(m, pk_world_dist(c->dist, k->scale), ln->dist_w);
     ln->nw = v3_sel(m, v3_unit(m3_mul(k->ra, c->n)), ln->nw);
 }
 

@@ -359,7 +359,7 @@ static GJKB_INLINE void ep_store(const gjkb__lanes *l, const pack_w *k, const ui
     v3w as = v3_madd(v3_load(a[0], a[1], a[2]), nv, k->ma);
     v3w bs = v3_madd(as, nv, dist);
     _Alignas(64) float out[10][GJKB_W];
-    fw_store(out[0], fw_mul(dist, k->scale));
+    fw_store(out[0], pk_world_dist(dist, k->scale));
     v3w aw = v3_scale(m3_mul(k->ra, as), k->scale), bw = v3_scale(m3_mul(k->ra, bs), k->scale);
     v3w nw = m3_mul(k->ra, nv);
     v3_store(out[1], out[2], out[3], aw);

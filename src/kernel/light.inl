@@ -297,7 +297,7 @@ static GJKB_INLINE void lt_store_closed(const loop_call *c, const pack_w *pk, mw
     mw touch = fw_le(cs->dist, pk->tol);
     iw status = iw_sel(touch, iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
     iw_store(ln->status + o, iw_sel(m, status, iw_load(ln->status + o)));
-    fw dist = fw_sel(touch, fw_zero(), fw_mul(cs->dist, pk->scale));
+    fw dist = fw_sel(touch, fw_zero(), pk_world_dist(cs->dist, pk->scale));
     fw_store(ln->dist + o, fw_sel(m, dist, fw_load(ln->dist + o)));
     mw has = mw_not(fw_le(fw_mul(cs->core, cs->core), pk->core2));
     has = mw_and(has, fw_gt(cs->core, fw_zero()));

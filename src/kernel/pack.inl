@@ -162,6 +162,15 @@ static GJKB_INLINE fw pk_scale(fw extent, fw tl)
     return fw_max(scale, fw_splat(0x1p-126f));
 }
 
+/* A scaled distance or separation in world units (times the pair's
+ * scale): a positive one stays positive, where below float's normal range
+ * the product would round to 0 and contradict a separated verdict. */
+static GJKB_INLINE fw pk_world_dist(fw d, fw scale)
+{
+    fw w = fw_mul(d, scale);
+    return fw_sel(fw_gt(d, fw_zero()), fw_max(w, fw_splat(0x1p-149f)), w);
+}
+
 /* Verdicts before any support, from balls about the bodies' origins (tr
  * the offset's length, in_a and in_b the cores' inner radii, unscaled).
  * Hit mode: where the bounding spheres are apart by more than the touching

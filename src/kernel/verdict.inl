@@ -87,7 +87,7 @@ static GJKB_INLINE void vd_store_distance(const loop_call *c, const pack_w *pk, 
     fw dist = fw_sel(e->done_sep, e->lower, gap);
     dist = fw_sel(sepd, dist, fw_sel(ovl, zero, nan));
     dist = fw_sel(e->limit, gap, dist);
-    dist = fw_mul(dist, pk->scale);
+    dist = pk_world_dist(dist, pk->scale);
     fw_store(ln->dist + o, fw_sel(fw_eq(dist, dist), dist, nan));
 
     v3w wa, wb;
