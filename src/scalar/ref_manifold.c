@@ -539,6 +539,11 @@ int gjkb__ref_manifold(const ref_setup *su, ref_vec n, double dist, ref_vec a, r
     }
     d->sep = dist;
     d->b = madd(d->a, n, dist);
+    /* none deeper than the deepest: along a normal off by a rounding, a
+     * point of the same side may measure a little below it */
+    for (int i = 0; i < nc; i++)
+        if (pts[i].sep < dist)
+            pts[i].sep = dist, pts[i].b = madd(pts[i].a, n, dist);
     int pick[GJKB_MAX_CONTACTS] = { deep };
     int count = spread(c, nc, pick);
     for (int k = 0; k < count; k++)
