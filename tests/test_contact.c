@@ -1501,6 +1501,102 @@ static void test_speculative(void **state)
     }
 }
 
+/* ---- separated boxes settled by their axes (apart_box.inl) ------------------ */
+
+/* One pair in distance mode on one backend, through the batch call. */
+static gjkb_result distance_pair(gjkb_context *ctx, const gjkb_shape *a, const gjkb_shape *b)
+{
+    cset c;
+    memset(&c, 0, sizeof c);
+    tu_batch_add(&c.t, a, b);
+    gjkb_query q;
+    memset(&q, 0, sizeof q);
+    q.mode = GJKB_DISTANCE;
+    assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+    gjkb_result r = cset_get(&c, 0);
+    cset_free(&c);
+    return r;
+}
+
+/* s moved so that its support point along -dir (dir = +-z) sits at p. */
+static gjkb_shape support_at(gjkb_shape s, double dz, tu_v3 p)
+{
+    tu_geom g = tu_geom_of(&s, g_hulls);
+    tu_v3 c = tu_support(&g, tu_v(0, 0, -dz));
+    return tu_at(s, p.x - c.x, p.y - c.y, p.z - c.z);
+}
+
+/* One separated box pair on one backend, in contact and distance mode (and
+ * distance mode with margins): the closed form's answer, and where by_axes
+ * (a wide backend, the supporting features inside) the axes' one
+ * iteration and the face's or edges' normal, z. */
+static void check_apart(gjkb_context *ctx, const char *label, const gjkb_shape *a, const gjkb_shape *b, double gap,
+                        bool by_axes)
+{
+    double exact = closed_form(a, b);
+    gjkb_result rc = one_pair(ctx, a, b, 0.0), *r = &rc;
+    check_pair(label, a, b, r, (expect){ exact, 0.0 });
+    gjkb_result d = distance_pair(ctx, a, b);
+    bool touching = gap <= 1e-4;
+    if (!touching)
+        CHECK(fabs(d.distance - exact) <= DEPTH_TOL && d.status == GJKB_SEPARATED,
+              "distance mode %.12g, closed form %.12g", d.distance, exact);
+    if (!by_axes)
+        return;
+    CHECK(fabs(r->n[2]) >= 1.0 - 1e-6, "n (%.9g %.9g %.9g)", r->n[0], r->n[1], r->n[2]);
+    /* in the band float may see the cores overlap: the loops decide */
+    CHECK(touching || (r->iterations == 1 && d.iterations == 1), "%u and %u iterations, not the axes' one",
+          r->iterations, d.iterations);
+    CHECK(r->contact_count == (touching ? 1u : 0u), "%u points", r->contact_count);
+    /* rounded: the cores' gap less both margins */
+    gjkb_shape ra = tu_rounded(*a, 0.05), rb = tu_rounded(*b, 0.05);
+    gjkb_result m = distance_pair(ctx, &ra, &rb);
+    if (exact - 0.1 > 1e-4)
+        CHECK(fabs(m.distance - (exact - 0.1)) <= DEPTH_TOL && m.iterations == 1,
+              "rounded: distance %.12g in %u iterations, want %.12g", m.distance, m.iterations, exact - 0.1);
+}
+
+/* A turned box whose lowest corner lies over A's top face (or, last, past
+ * its rim), A's highest corner under a wide box's bottom face, and two
+ * boxes edge on edge, crossing: at gaps from clear to inside the touching
+ * band. Where the corner or the edges' nearest points lie inside, the wide
+ * backends answer by the axes (one iteration, no loop; in the band float
+ * may find the cores overlapping) with the closed form's distance; past
+ * the rim the loops still answer exactly. */
+static void test_boxes_apart_by_axes(void **state)
+{
+    (void)state;
+    const double k = 1.0 / sqrt(14.0), root2 = sqrt(2.0), gaps[] = { 0.3, 1e-3, 1e-8 };
+    gjkb_shape turned = tu_box(0.3, 0.4, 0.25), ridge_a = tu_box(1.0, 0.3, 0.3), ridge_b = tu_box(0.3, 1.0, 0.3);
+    tu_quat_axis_angle(turned.rot, k, 2 * k, 3 * k, 0.7);
+    tu_quat_axis_angle(ridge_a.rot, 1, 0, 0, TU_PI / 4);
+    tu_quat_axis_angle(ridge_b.rot, 0, 1, 0, TU_PI / 4);
+    tu_geom gt = tu_geom_of(&turned, g_hulls);
+    tu_v3 top = tu_support(&gt, tu_v(0, 0, 1));
+    static const char *const names[] = { "corner over a face", "corner under a face", "edges crossing",
+                                         "corner past the rim" };
+    for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+        const double gap = gaps[g];
+        gjkb_shape a[4], b[4];
+        a[0] = a[3] = tu_box(1.0, 0.8, 0.5);
+        b[0] = support_at(turned, 1, tu_v(0.2, -0.1, 0.5 + gap));
+        b[3] = support_at(turned, 1, tu_v(1.3, 0.2, 0.5 + gap));
+        a[1] = turned;
+        b[1] = tu_at(tu_box(1.0, 0.8, 0.5), top.x + 0.1, top.y - 0.2, top.z + gap + 0.5);
+        a[2] = ridge_a;
+        b[2] = tu_at(ridge_b, 0.2, -0.1, 0.6 * root2 + gap);
+        FOR_EACH_BACKEND(backend) {
+            gjkb_context *ctx = context_on(backend);
+            for (int c = 0; c < 4; c++) {
+                char label[96];
+                snprintf(label, sizeof label, "%s at gap %g on %s", names[c], gap, gjkb_backend_name(backend));
+                check_apart(ctx, label, &a[c], &b[c], gap, c < 3 && backend != GJKB_BACKEND_REFERENCE);
+            }
+            gjkb_destroy(ctx);
+        }
+    }
+}
+
 /* No dropped contact: every pair the hit query calls overlap gets a finite
  * depth and a unit normal in contact mode. On the reference the verdicts
  * are the same; a wide backend's float hit verdict may differ only within
@@ -2401,6 +2497,7 @@ int main(void)
         cmocka_unit_test(test_translated),
         cmocka_unit_test(test_invalid_neighbours),
         cmocka_unit_test(test_speculative),
+        cmocka_unit_test(test_boxes_apart_by_axes),
         cmocka_unit_test(test_sphere_sphere),
         cmocka_unit_test(test_sphere_box),
         cmocka_unit_test(test_box_sphere),

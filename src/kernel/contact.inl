@@ -105,11 +105,12 @@ static GJKB_INLINE mw ct_spheres(const gjkb__world *w, size_t o)
     return mw_and(iw_eq(iw_load(w->lane_ka + o), sphere), iw_eq(iw_load(w->lane_kb + o), sphere));
 }
 
-/* The lanes m of a closed form (contact_sphere.inl): status, distance,
- * witnesses and normal as the loops give them, and its one point where
- * touching or within max_distance. */
+/* The lanes m of a closed form (contact_sphere.inl, apart_box.inl):
+ * status, distance, witnesses and normal as the loops give them, and,
+ * where touching or within max_distance, the points of pts (NULL: the one
+ * point c->a). */
 static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes *l, size_t o, mw m, const pack_w *k,
-                                        const cs_out *c)
+                                        const cs_out *c, const mb_out *pts)
 {
     mw touch = fw_le(c->dist, k->tol);
     ct_store_status(l, o, mw_and(m, touch), K_OVERLAP, 1);
@@ -123,18 +124,44 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
     for (int f = 0; f < 9; f++)
         fw_store(to[f] + o, fw_sel(m, v[f], fw_load(to[f] + o)));
     mb_out mf;
-    mf.count = iw_splat(1);
-    for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
-        mf.a[s] = c->a;
-        mf.sep[s] = c->dist;
-        mf.key[s] = c->key;
+    if (!pts) {
+        mf.count = iw_splat(1);
+        for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
+            mf.a[s] = c->a;
+            mf.sep[s] = c->dist;
+            mf.key[s] = c->key;
+        }
+        pts = &mf;
     }
-    ct_store_points(l, o, mw_and(m, fw_le(c->dist, ct_keep(w, k))), k, c->n, &mf);
+    ct_store_points(l, o, mw_and(m, fw_le(c->dist, ct_keep(w, k))), k, c->n, pts);
 }
 
-/* One bundle: overlapping boxes, and a sphere against a sphere, a
- * capsule, a box, a cylinder or a cone, answered here; returns the lanes
- * for the distance loops (every other lane, invalid ones included). */
+/* Bare boxes m whose cores their axes show apart (n, sep, refine, axis
+ * from cb_sat_axis): where the supporting features settle the distance
+ * (apart_box.inl), the answer, with the face clipping's points where
+ * touching or within max_distance; returns the lanes answered (the
+ * others go to the loops, as do lanes whose points the clipping left to
+ * the reference). */
+static GJKB_INLINE mw ct_apart_boxes(const gjkb__world *w, const gjkb__lanes *l, size_t o, mw m, const pack_w *k,
+                                     v3w n, fw sep, mw refine, iw axis)
+{
+    cs_out c = ab_answer(k, m, n, sep, refine, axis);
+    mw done = c.ok, near = mw_and(done, fw_le(c.dist, ct_keep(w, k)));
+    mb_out mf;
+    if (mw_any(near)) {
+        mw none = mw_false();
+        mb_manifold(k, n, c.dist, ct_keep(w, k), &mf, &none);
+        done = mw_andnot(done, mw_and(near, none));
+    }
+    if (mw_any(done))
+        ct_store_closed(w, l, o, done, k, &c, mw_any(near) ? &mf : NULL);
+    return done;
+}
+
+/* One bundle: boxes (overlapping, or apart where their axes settle the
+ * distance), and a sphere against a sphere, a capsule, a box, a cylinder
+ * or a cone, answered here; returns the lanes for the distance loops
+ * (every other lane, invalid ones included). */
 static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
 {
     pack_w k;
@@ -144,14 +171,15 @@ static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, cons
     if (mw_any(closed)) {
         cs_out c = cs_answer(w, o, &k);
         closed = mw_and(closed, c.ok);
-        ct_store_closed(w, l, o, closed, &k, &c);
+        ct_store_closed(w, l, o, closed, &k, &c, NULL);
         all = mw_andnot(all, closed);
     }
     if (!mw_any(boxes))
         return mw_bits(all);
     fw sep;
     mw refine;
-    v3w n = cb_sat(&k, &sep, &refine);
+    iw axis;
+    v3w n = cb_sat_axis(&k, &sep, &refine, &axis);
     mw inside = mw_and(boxes, fw_le(sep, fw_zero()));
     mw deep = mw_andnot(inside, refine);
     mw none = mw_false();
@@ -162,6 +190,9 @@ static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, cons
     }
     mw to_ref = mw_and(inside, mw_or(refine, none));
     ct_store_status(l, o, to_ref, K_REFINE, 0);
+    mw apart = mw_andnot(mw_andnot(boxes, inside), k.far);
+    if (mw_any(apart))
+        all = mw_andnot(all, ct_apart_boxes(w, l, o, apart, &k, n, sep, refine, axis));
     return mw_bits(mw_andnot(all, inside));
 }
 

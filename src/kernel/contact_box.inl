@@ -21,16 +21,22 @@
 #define CB_PARALLEL 1e-12f
 
 /* The best axis so far: its separation, its unit direction from A to B,
- * and whether a badly conditioned axis came within its error of it. */
+ * which of the 15 it is (CB_AXIS_*), and whether a badly conditioned axis
+ * came within its error of it. */
 typedef struct cb_best {
     fw sep;
     v3w n;
+    iw axis;
     fw err_top;     /* largest sep + err of the badly conditioned axes */
 } cb_best;
 
+/* The axes' numbers: A's face normal i is i, B's j is 3 + j, the cross of
+ * A's edge i and B's edge j is 6 + 3 i + j. */
+enum { CB_AXIS_B = 3, CB_AXIS_EDGES = 6 };
+
 /* Axis L (unnormalized, length len) with separation numerator num
  * (|t.L| - r_A - r_B) and error bound err: kept when it separates more. */
-static GJKB_INLINE void cb_take(cb_best *b, v3w l, fw tl, fw num, fw len, fw err)
+static GJKB_INLINE void cb_take(cb_best *b, int axis, v3w l, fw tl, fw num, fw len, fw err)
 {
     mw ok = fw_gt(len, fw_zero());
     fw inv = fw_div(fw_splat(1.0f), fw_sel(ok, len, fw_splat(1.0f)));
@@ -42,6 +48,7 @@ static GJKB_INLINE void cb_take(cb_best *b, v3w l, fw tl, fw num, fw len, fw err
     fw s = fw_mul(fw_copysign(fw_splat(1.0f), tl), inv);
     b->sep = fw_sel(better, sep, b->sep);
     b->n = v3_sel(better, v3_scale(l, s), b->n);
+    b->axis = iw_sel(better, iw_splat(axis), b->axis);
 }
 
 static GJKB_INLINE fw cb_comp(v3w v, int i)
@@ -50,9 +57,10 @@ static GJKB_INLINE fw cb_comp(v3w v, int i)
 }
 
 /* The least-overlap axis of the boxes: *sep its separation (> 0: apart,
- * the depth is -sep otherwise) and the unit normal; lanes where a badly
- * conditioned edge axis could decide come back in *refine. */
-static GJKB_INLINE v3w cb_sat(const pack_w *k, fw *sep, mw *refine)
+ * the depth is -sep otherwise), the unit normal, and in *axis (when
+ * given) its number; lanes where a badly conditioned edge axis could
+ * decide come back in *refine. */
+static GJKB_INLINE v3w cb_sat_axis(const pack_w *k, fw *sep, mw *refine, iw *axis)
 {
     const fw *r = k->pose.r;
     const v3w a = k->sa.c.h, b = k->sb.c.h, t = k->pose.t;
@@ -62,20 +70,20 @@ static GJKB_INLINE v3w cb_sat(const pack_w *k, fw *sep, mw *refine)
         abs_r[i] = fw_abs(r[i]);
     fw scale = fw_add(fw_sqrt(v3_dot(t, t)), fw_add(fw_add(fw_add(a.x, a.y), a.z), fw_add(fw_add(b.x, b.y), b.z)));
     fw err = fw_mul(scale, fw_splat(CB_ERR));
-    cb_best best = { fw_splat(-INFINITY), v3_splat(1.0f, 0.0f, 0.0f), fw_splat(-INFINITY) };
+    cb_best best = { fw_splat(-INFINITY), v3_splat(1.0f, 0.0f, 0.0f), iw_zero(), fw_splat(-INFINITY) };
     /* A's faces */
     for (int i = 0; i < 3; i++) {
         fw rb = fw_add(fw_add(fw_mul(bb[0], abs_r[3 * i]), fw_mul(bb[1], abs_r[3 * i + 1])), fw_mul(bb[2], abs_r[3 * i + 2]));
         fw ti = cb_comp(t, i);
         v3w l = v3_make(fw_splat(i == 0), fw_splat(i == 1), fw_splat(i == 2));
-        cb_take(&best, l, ti, fw_sub(fw_abs(ti), fw_add(ab[i], rb)), fw_splat(1.0f), err);
+        cb_take(&best, i, l, ti, fw_sub(fw_abs(ti), fw_add(ab[i], rb)), fw_splat(1.0f), err);
     }
     /* B's faces */
     for (int j = 0; j < 3; j++) {
         v3w l = m3_col(r, j);
         fw ra = fw_add(fw_add(fw_mul(ab[0], abs_r[j]), fw_mul(ab[1], abs_r[3 + j])), fw_mul(ab[2], abs_r[6 + j]));
         fw tl = v3_dot(t, l);
-        cb_take(&best, l, tl, fw_sub(fw_abs(tl), fw_add(ra, bb[j])), fw_sqrt(v3_dot(l, l)), err);
+        cb_take(&best, CB_AXIS_B + j, l, tl, fw_sub(fw_abs(tl), fw_add(ra, bb[j])), fw_sqrt(v3_dot(l, l)), err);
     }
     /* edge i of A across edge j of B: L = e_i x R_j */
     for (int i = 0; i < 3; i++) {
@@ -88,10 +96,17 @@ static GJKB_INLINE v3w cb_sat(const pack_w *k, fw *sep, mw *refine)
             fw rb = fw_add(fw_mul(bb[j1], abs_r[3 * i + j2]), fw_mul(bb[j2], abs_r[3 * i + j1]));
             fw len2 = v3_dot(l, l);
             fw len = fw_sel(fw_gt(len2, fw_splat(CB_PARALLEL)), fw_sqrt(len2), fw_zero());
-            cb_take(&best, l, tl, fw_sub(fw_abs(tl), fw_add(ra, rb)), len, err);
+            cb_take(&best, CB_AXIS_EDGES + 3 * i + j, l, tl, fw_sub(fw_abs(tl), fw_add(ra, rb)), len, err);
         }
     }
     *sep = best.sep;
     *refine = fw_ge(best.err_top, best.sep);
+    if (axis)
+        *axis = best.axis;
     return best.n;
+}
+
+static GJKB_INLINE v3w cb_sat(const pack_w *k, fw *sep, mw *refine)
+{
+    return cb_sat_axis(k, sep, refine, NULL);
 }

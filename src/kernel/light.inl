@@ -311,17 +311,67 @@ static GJKB_INLINE void lt_store_closed(const loop_call *c, const pack_w *pk, mw
         fw_store(to[f] + o, fw_sel(m, fw_sel(has, v[f], nv[f % 3]), fw_load(to[f] + o)));
 }
 
-/* The first pass's sphere lanes with a closed form (far pairs keep the
- * reference): taken out of the loop, one step each (each point core's
- * support, taken once). Where every lane is closed (a batch of sphere
- * pairs) the bundle is stored here and *all set: no loop to run or end. */
-static GJKB_INLINE mw lt_take_closed(const loop_call *c, const pack_w *pk, lt_state *st, lt_lanes *t, int *all)
+/* Lanes m's closed forms: sphere pairs (contact_sphere.inl) and separated
+ * boxes their axes settle (apart_box.inl; contact mode answers its bare
+ * boxes before the loops, and its rounded ones keep them); *closed the
+ * lanes answered. */
+static GJKB_INLINE cs_out lt_closed(const loop_call *c, const pack_w *pk, mw m, mw *closed)
 {
-    mw closed = mw_andnot(mw_and(t->active, cs_lanes(c->w, c->o, pk)), pk->far);
+    mw spheres = mw_and(m, cs_lanes(c->w, c->o, pk));
+    mw boxes = c->w->contact ? mw_false() : mw_and(m, ab_lanes(c->w, c->o, pk));
+    cs_out cs = { fw_zero(), fw_zero(), v3_zero(), v3_zero(), iw_zero(), mw_false() };
+    if (mw_any(spheres)) {
+        cs = cs_answer(c->w, c->o, pk);
+        spheres = mw_and(spheres, lt_closed_ok(&cs));
+    }
+    if (mw_any(boxes)) {
+        fw sep;
+        mw refine;
+        iw axis;
+        v3w n = cb_sat_axis(pk, &sep, &refine, &axis);
+        cs_out bx = ab_answer(pk, boxes, n, sep, refine, axis);
+        boxes = mw_and(boxes, bx.ok);
+        cs.dist = fw_sel(boxes, bx.dist, cs.dist), cs.core = fw_sel(boxes, bx.core, cs.core);
+        cs.n = v3_sel(boxes, bx.n, cs.n), cs.a = v3_sel(boxes, bx.a, cs.a);
+    }
+    *closed = mw_or(spheres, boxes);
+    return cs;
+}
+
+/* A closed answer parked in memory while the loop runs (the loop's
+ * stores overwrite every lane; kept in registers it would take the loop's). */
+enum { LT_PARKED = 8 };
+
+static GJKB_INLINE void lt_park(const cs_out *cs, float parked[LT_PARKED][GJKB_W])
+{
+    const fw v[LT_PARKED] = { cs->dist, cs->core, cs->n.x, cs->n.y, cs->n.z, cs->a.x, cs->a.y, cs->a.z };
+    for (int f = 0; f < LT_PARKED; f++)
+        fw_store(parked[f], v[f]);
+}
+
+static GJKB_INLINE cs_out lt_unpark(const float parked[LT_PARKED][GJKB_W])
+{
+    cs_out cs;
+    cs.dist = fw_load(parked[0]);
+    cs.core = fw_load(parked[1]);
+    cs.n = v3_load(parked[2], parked[3], parked[4]);
+    cs.a = v3_load(parked[5], parked[6], parked[7]);
+    cs.key = iw_zero();
+    cs.ok = mw_true();
+    return cs;
+}
+
+/* The first pass's lanes with a closed form (far pairs keep the
+ * reference): taken out of the loop, one step each, their answers parked.
+ * Where every lane is closed (a batch of sphere pairs) the bundle is
+ * stored here and *all set: no loop to run or end. */
+static GJKB_INLINE mw lt_take_closed(const loop_call *c, const pack_w *pk, lt_state *st, lt_lanes *t, int *all,
+                                     float parked[LT_PARKED][GJKB_W])
+{
+    mw closed;
+    cs_out cs = lt_closed(c, pk, mw_andnot(t->active, pk->far), &closed);
     if (!mw_any(closed))
         return closed;
-    cs_out cs = cs_answer(c->w, c->o, pk);
-    closed = mw_and(closed, lt_closed_ok(&cs));
     t->active = mw_andnot(t->active, closed);
     st->steps = iw_sel(closed, iw_splat(1), st->steps);
     t->counts.lane_steps += gjkb_popcount(mw_bits(closed));
@@ -331,6 +381,8 @@ static GJKB_INLINE mw lt_take_closed(const loop_call *c, const pack_w *pk, lt_st
     if (*all) {
         vd_store_status(c, iw_splat(K_SEPARATED), st->steps, &t->counts);
         lt_store_closed(c, pk, mw_true(), &cs);
+    } else {
+        lt_park(&cs, parked);
     }
     return closed;
 }
@@ -366,12 +418,13 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
     const iw last = iw_splat((int32_t)c->budget);
     lt_lanes t;
     lt_lanes_init(&t, &pk);
-    /* distance mode's first pass: sphere lanes in closed form (contact
-     * mode answers them before the loops) */
+    /* distance mode's first pass: sphere lanes and separated boxes in
+     * closed form (lt_closed) */
     mw closed = mw_false();
     int all_closed = 0;
+    _Alignas(64) float parked[LT_PARKED][GJKB_W] = { { 0.0f } };
     if (distance_mode && !final && !resume)
-        closed = lt_take_closed(c, &pk, &st, &t, &all_closed);
+        closed = lt_take_closed(c, &pk, &st, &t, &all_closed, parked);
     if (all_closed) {
         *handover = 0;
         return 0;
@@ -388,9 +441,7 @@ static GJKB_INLINE unsigned lt_bundle(const loop_call *c, unsigned *handover, co
     }
     unsigned bits = lt_finish(c, &pk, &st, &t, handover, distance_mode, final);
     if (mw_any(closed)) {
-        /* worked out again rather than kept across the loop, whose
-         * registers it would take */
-        cs_out cs = cs_answer(c->w, c->o, &pk);
+        cs_out cs = lt_unpark(parked);
         lt_store_closed(c, &pk, closed, &cs);
     }
     return bits;
