@@ -328,27 +328,37 @@ static GJKB_INLINE int mg_ring(const mg_side *s, int32_t v, const int32_t **ring
 /* The face through hull point v most aligned with u, when clearly so: the
  * axis error (slack, a sine) moves two faces' cosines apart by at most it
  * times their normals' difference. MG_NO_FACE when none can be within
- * the rule's tilt. */
+ * the rule's tilt. The faces are ranked by their normals' dots with u
+ * (len = |u| > 0 keeps the cosines' order, and a tie the division would
+ * make is unsure either way); a face whose dot falls short of the best by
+ * MG_SURE is clearly apart without its cosine (unit normals differ by at
+ * most 2, and the cosines' roundings are far below 1e-6). */
+#define MG_SURE(slack) (2.0002f * (slack) + MG_COS_EPS + 1e-6f)
+
 static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const float u[3], float len, float max_sin)
 {
     const int32_t *ring;
     const int n = mg_ring(s, v, &ring);
     if (n == 0)
         return MG_UNSURE;
-    float d[MG_RING], top = d[0] = mg_face_dot(s, ring[0], u) / len;
+    float dot[MG_RING], hi = dot[0] = mg_face_dot(s, ring[0], u);
     int32_t best = 0;
     for (int i = 1; i < n; i++) {
-        d[i] = mg_face_dot(s, ring[i], u) / len;
-        if (d[i] > top)
-            best = i, top = d[i];
+        dot[i] = mg_face_dot(s, ring[i], u);
+        if (dot[i] > hi)
+            best = i, hi = dot[i];
     }
+    const float top = hi / len;
     if (!(top > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - top * top, 0.0f)), max_sin, s->slack) < 0)
         return MG_NO_FACE;
     const gjkb__face *g = &s->face[ring[best]];
+    const float sure = MG_SURE(s->slack) * len;
     for (int i = 0; i < n; i++) {
+        if (i == best || hi - dot[i] > sure)
+            continue;
         const gjkb__face *h = &s->face[ring[i]];
         float dn[3] = { g->nx - h->nx, g->ny - h->ny, g->nz - h->nz };
-        if (i != best && !(d[best] - d[i] > s->slack * mg_len(dn) + MG_COS_EPS))
+        if (!(top - dot[i] / len > s->slack * mg_len(dn) + MG_COS_EPS))
             return MG_UNSURE;
     }
     return ring[best];
