@@ -34,12 +34,11 @@ typedef struct cb_best {
  * A's edge i and B's edge j is 6 + 3 i + j. */
 enum { CB_AXIS_B = 3, CB_AXIS_EDGES = 6 };
 
-/* Axis L (unnormalized, length len) with separation numerator num
- * (|t.L| - r_A - r_B) and error bound err: kept when it separates more. */
-static GJKB_INLINE void cb_take(cb_best *b, int axis, v3w l, fw tl, fw num, fw len, fw err)
+/* Axis L (unnormalized, 1 / its length inv, ok where it has one) with
+ * separation numerator num (|t.L| - r_A - r_B) and error bound err: kept
+ * when it separates more. */
+static GJKB_INLINE void cb_take_inv(cb_best *b, int axis, v3w l, fw tl, fw num, mw ok, fw inv, fw err)
 {
-    mw ok = fw_gt(len, fw_zero());
-    fw inv = fw_div(fw_splat(1.0f), fw_sel(ok, len, fw_splat(1.0f)));
     fw sep = fw_mul(num, inv), e = fw_mul(err, inv);
     mw bad = fw_gt(e, fw_splat(CB_ERR_MAX));
     b->err_top = fw_sel(mw_and(ok, bad), fw_max(b->err_top, fw_add(sep, e)), b->err_top);
@@ -49,6 +48,13 @@ static GJKB_INLINE void cb_take(cb_best *b, int axis, v3w l, fw tl, fw num, fw l
     b->sep = fw_sel(better, sep, b->sep);
     b->n = v3_sel(better, v3_scale(l, s), b->n);
     b->axis = iw_sel(better, iw_splat(axis), b->axis);
+}
+
+/* The same for an axis of length len (none where len is 0). */
+static GJKB_INLINE void cb_take(cb_best *b, int axis, v3w l, fw tl, fw num, fw len, fw err)
+{
+    mw ok = fw_gt(len, fw_zero());
+    cb_take_inv(b, axis, l, tl, num, ok, fw_div(fw_splat(1.0f), fw_sel(ok, len, fw_splat(1.0f))), err);
 }
 
 static GJKB_INLINE fw cb_comp(v3w v, int i)
@@ -76,7 +82,7 @@ static GJKB_INLINE v3w cb_sat_axis(const pack_w *k, fw *sep, mw *refine, iw *axi
         fw rb = fw_add(fw_add(fw_mul(bb[0], abs_r[3 * i]), fw_mul(bb[1], abs_r[3 * i + 1])), fw_mul(bb[2], abs_r[3 * i + 2]));
         fw ti = cb_comp(t, i);
         v3w l = v3_make(fw_splat(i == 0), fw_splat(i == 1), fw_splat(i == 2));
-        cb_take(&best, i, l, ti, fw_sub(fw_abs(ti), fw_add(ab[i], rb)), fw_splat(1.0f), err);
+        cb_take_inv(&best, i, l, ti, fw_sub(fw_abs(ti), fw_add(ab[i], rb)), mw_true(), fw_splat(1.0f), err);
     }
     /* B's faces */
     for (int j = 0; j < 3; j++) {
