@@ -39,11 +39,6 @@ static GJKB_INLINE v3w ab_support_a(const pack_w *k, v3w n, const mw skip[3])
                    fw_sel(skip[2], fw_zero(), fw_copysign(h.z, n.z)));
 }
 
-static GJKB_INLINE fw ab_comp(v3w v, int i)
-{
-    return i == 0 ? v.x : i == 1 ? v.y : v.z;
-}
-
 /* Whether |x| lies inside h by more than in. */
 static GJKB_INLINE mw ab_within(fw x, fw h, fw in)
 {
@@ -59,7 +54,7 @@ static GJKB_INLINE mw ab_face_a(const pack_w *k, v3w n, iw axis, fw in, v3w *a, 
     *a = v3_madd(*b, n, fw_neg(gap));
     mw ok = mw_true();
     for (int c = 0; c < 3; c++)
-        ok = mw_and(ok, mw_or(iw_eq(axis, iw_splat(c)), ab_within(ab_comp(*a, c), ab_comp(k->sa.c.h, c), in)));
+        ok = mw_and(ok, mw_or(iw_eq(axis, iw_splat(c)), ab_within(cb_comp(*a, c), cb_comp(k->sa.c.h, c), in)));
     return ok;
 }
 
@@ -72,9 +67,9 @@ static GJKB_INLINE mw ab_face_b(const pack_w *k, v3w n, iw axis, fw in, v3w *a, 
     fw top = v3_dot(n, k->pose.t);
     mw ok = mw_true();
     for (int m = 0; m < 3; m++) {
-        fw hm = ab_comp(k->sb.c.h, m);
+        fw hm = cb_comp(k->sb.c.h, m);
         top = fw_sub(top, fw_mul(fw_abs(v3_dot(n, m3_col(k->pose.r, m))), hm));
-        ok = mw_and(ok, mw_or(iw_eq(axis, iw_splat(CB_AXIS_B + m)), ab_within(ab_comp(in_b, m), hm, in)));
+        ok = mw_and(ok, mw_or(iw_eq(axis, iw_splat(CB_AXIS_B + m)), ab_within(cb_comp(in_b, m), hm, in)));
     }
     *b = v3_madd(*a, n, fw_sub(top, v3_dot(n, *a)));
     return ok;
@@ -126,10 +121,7 @@ static GJKB_INLINE cs_out ab_answer(const pack_w *k, mw m, v3w n, fw sep, mw ref
     v3w a = v3_zero(), b = v3_zero();
     mw ok = mw_false();
     if (mw_any(m)) {
-        const v3w ha = k->sa.c.h, hb = k->sb.c.h;
-        fw size = fw_add(fw_sqrt(v3_dot(k->pose.t, k->pose.t)),
-                         fw_add(fw_add(fw_add(ha.x, ha.y), ha.z), fw_add(fw_add(hb.x, hb.y), hb.z)));
-        fw err = fw_mul(size, fw_splat(CB_ERR)), in = fw_mul(err, fw_splat(AB_INSIDE));
+        fw err = cb_err(k), in = fw_mul(err, fw_splat(AB_INSIDE));
         mw face_a = iw_lt(axis, iw_splat(CB_AXIS_B)), edges = iw_lt(iw_splat(CB_AXIS_EDGES - 1), axis);
         mw face_b = mw_andnot(mw_not(face_a), edges);
         v3w fa, fb;

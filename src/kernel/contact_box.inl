@@ -62,6 +62,15 @@ static GJKB_INLINE fw cb_comp(v3w v, int i)
     return i == 0 ? v.x : i == 1 ? v.y : v.z;
 }
 
+/* The float error of an axis' separation numerator: CB_ERR of the pair's
+ * lengths (|t| and the half extents). */
+static GJKB_INLINE fw cb_err(const pack_w *k)
+{
+    const v3w a = k->sa.c.h, b = k->sb.c.h, t = k->pose.t;
+    fw scale = fw_add(fw_sqrt(v3_dot(t, t)), fw_add(fw_add(fw_add(a.x, a.y), a.z), fw_add(fw_add(b.x, b.y), b.z)));
+    return fw_mul(scale, fw_splat(CB_ERR));
+}
+
 /* The least-overlap axis of the boxes: *sep its separation (> 0: apart,
  * the depth is -sep otherwise), the unit normal, and in *axis (when
  * given) its number; lanes where a badly conditioned edge axis could
@@ -74,8 +83,7 @@ static GJKB_INLINE v3w cb_sat_axis(const pack_w *k, fw *sep, mw *refine, iw *axi
     fw abs_r[9];
     for (int i = 0; i < 9; i++)
         abs_r[i] = fw_abs(r[i]);
-    fw scale = fw_add(fw_sqrt(v3_dot(t, t)), fw_add(fw_add(fw_add(a.x, a.y), a.z), fw_add(fw_add(b.x, b.y), b.z)));
-    fw err = fw_mul(scale, fw_splat(CB_ERR));
+    fw err = cb_err(k);
     cb_best best = { fw_splat(-INFINITY), v3_splat(1.0f, 0.0f, 0.0f), iw_zero(), fw_splat(-INFINITY) };
     /* A's faces */
     for (int i = 0; i < 3; i++) {
