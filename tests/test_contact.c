@@ -1306,6 +1306,41 @@ static void test_touching_flat_box(void **state)
     run_case("the same, turned", over, turned, down);
 }
 
+/* A point (a cylinder of no size) on a cylinder's side, with the
+ * least positive tolerance and speculative points without limit (a
+ * fuzz_api finding): the loops called it separated in float, and the
+ * exact axis of the curved core then measured a distance of -0. The
+ * status follows the distance the answer reports: overlap exactly where
+ * it is within the band (here at most 0), and a separated pair's distance
+ * above it. */
+static void test_exact_axis_status(void **state)
+{
+    (void)state;
+    gjkb_shape a = tu_cylinder(0, 0), b = tu_cylinder(0.0625, 0.421875);
+    const float half_turn[4] = { 0, 0, 1, 0 }, eighth[4] = { 0.923879504f, 0, 0, 0.382683426f };
+    memcpy(a.rot, half_turn, sizeof half_turn);
+    memcpy(b.rot, eighth, sizeof eighth);
+    const double slides[] = { 0.0, 1e-9, -1e-9, 1e-7, -1e-7 };
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        for (size_t i = 0; i < sizeof slides / sizeof slides[0]; i++) {
+            gjkb_shape p = tu_at(a, 0.0625 + slides[i], 0, 0);
+            cset c;
+            memset(&c, 0, sizeof c);
+            tu_batch_add(&c.t, &p, &b);
+            gjkb_query q = contact_query(INFINITY);
+            q.tolerance = 0x1p-1074;
+            assert_int_equal(cset_run(ctx, &c, &q), GJKB_OK);
+            gjkb_result r = cset_get(&c, 0);
+            cset_free(&c);
+            if ((r.status == GJKB_OVERLAP) != (r.distance <= 0.0) || r.contact_count == 0)
+                fail_msg("%s, point %g off the side: status %d at distance %a, %u points", gjkb_backend_name(backend),
+                         slides[i], r.status, r.distance, r.contact_count);
+        }
+        gjkb_destroy(ctx);
+    }
+}
+
 /* Shapes below float's normal range (fuzz_api findings): answered in
  * units of 2^-126, so the normal is still unit and the distance within a
  * few of float's subnormal steps of the reference's, touching or apart. */
@@ -2533,6 +2568,7 @@ int main(void)
         cmocka_unit_test(test_flat_hulls_alone),
         cmocka_unit_test(test_touching_flat_box),
         cmocka_unit_test(test_subnormal_shapes),
+        cmocka_unit_test(test_exact_axis_status),
         cmocka_unit_test(test_curved_points_on_surfaces),
         cmocka_unit_test(test_tilted_box_on_box),
         cmocka_unit_test(test_tilted_cylinder_on_box),

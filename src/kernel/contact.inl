@@ -212,6 +212,7 @@ typedef struct ct_points {
     _Alignas(64) float dist[LS_QCAP], n[3][LS_QCAP];
     _Alignas(64) int32_t ok[LS_QCAP];
     _Alignas(64) int32_t wit[LS_QCAP];   /* the deepest point is the witnesses */
+    _Alignas(64) int32_t status[LS_QCAP];  /* the status an exact axis's distance makes, or -1 */
 } ct_points;
 
 /* Key of the face of a box (no margin) most aligned with u, its frame's
@@ -477,6 +478,10 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         exact = mw_or(exact, snapped);
         n = ln.n, a = ln.a, nw = ln.nw, dist = ln.dist;
         fw_store(p->dist + o, ln.dist_w);
+        /* a distance from an exact axis decides the status as the loops'
+         * did theirs: touching within the band */
+        iw banded = iw_sel(fw_le(dist, k.tol), iw_splat(K_OVERLAP), iw_splat(K_SEPARATED));
+        iw_store(p->status + o, iw_sel(exact, banded, iw_splat(-1)));
         /* the exact lanes too: a box's feature is float's guess */
         fine = mw_or(fine, exact);
         fine = mw_andnot(fine, ct_axis_off(&rw, &k, n, dist, mw_andnot(mw_and(axis, lanes), by_epa)));
@@ -608,6 +613,8 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, 
         }
         l->mcount[j] = p.count[i];
         l->dist[j] = p.dist[i];
+        if (p.status[i] >= 0)
+            l->status[j] = p.status[i];
         if (p.wit[i]) {
             float *const to[6] = { l->ax, l->ay, l->az, l->bx, l->by, l->bz };
             for (int f = 0; f < 6; f++)
@@ -616,10 +623,14 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, 
         l->nx[j] = p.n[0][i];
         l->ny[j] = p.n[1][i];
         l->nz[j] = p.n[2][i];
+        /* moved out of the band by its exact axis, and not asked for
+         * speculative points: none */
+        const int keep = ct_needs_points(w, l, j);
+        l->mcount[j] = keep ? l->mcount[j] : 0;
         for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
-            l->mkey[s][j] = p.key[s][i];
+            l->mkey[s][j] = keep ? p.key[s][i] : 0;
             for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
-                l->mpt[s][f][j] = p.pt[s][f][i];
+                l->mpt[s][f][j] = keep ? p.pt[s][f][i] : NAN;
         }
     }
 }
