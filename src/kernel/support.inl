@@ -50,6 +50,14 @@ static GJKB_INLINE int32_t sp_hull_pick(const float *px, const float *py, const 
     best = fw_sel(fw_gt(dot, best), dot, best);
     if (last < GJKB_W)   /* one step: the index is the lane */
         return __builtin_ctz(mw_bits(fw_eq(best, fw_splat(fw_reduce_max(best)))) | (1u << (GJKB_W - 1)));
+    if (last < 2 * GJKB_W) {
+        /* two steps: the first point at the largest dot, from both
+         * halves' masks (a NaN dot is -inf here: it never wins) */
+        fw hi = v3_dot(v3_load(px + GJKB_W, py + GJKB_W, pz + GJKB_W), di), none = fw_splat(-INFINITY);
+        hi = fw_sel(fw_gt(hi, none), hi, none);
+        fw top = fw_splat(fw_reduce_max(fw_max(best, hi)));
+        return __builtin_ctz(mw_bits(fw_eq(best, top)) | mw_bits(fw_eq(hi, top)) << GJKB_W);
+    }
     iw index = iw_lane_index(), k = iw_add(index, iw_splat(GJKB_W));
     for (int32_t j = GJKB_W; j <= last; j += GJKB_W) {
         dot = v3_dot(v3_load(px + j, py + j, pz + j), di);
@@ -76,13 +84,13 @@ static GJKB_INLINE v3w sp_hull_within(const shape_w *s, v3w d, const gjkb__world
 {
     _Alignas(64) float dx[GJKB_W], dy[GJKB_W], dz[GJKB_W];
     _Alignas(64) int32_t first[GJKB_W], last[GJKB_W];
-    _Alignas(64) float ox[GJKB_W], oy[GJKB_W], oz[GJKB_W];
     fw_store(dx, d.x);
     fw_store(dy, d.y);
     fw_store(dz, d.z);
     iw_store(first, s->hf);
     iw_store(last, s->last);
-    v3_store(ox, oy, oz, v3_zero());
+    v3w o = v3_zero();
+    const iw lane = iw_lane_index();
     /* Finished lanes' answers are not used: their hulls are not scanned.
      * The active hull lanes in turn, by their bits (no branch per lane). */
     for (unsigned bits = mw_bits(mw_and(s->c.hull, active)); bits; bits &= bits - 1u) {
@@ -90,12 +98,11 @@ static GJKB_INLINE v3w sp_hull_within(const shape_w *s, v3w d, const gjkb__world
         const float *px = w->hx + first[i], *py = w->hy + first[i], *pz = w->hz + first[i];
         int32_t pick = sp_hull_pick(px, py, pz, last[i], v3_splat(dx[i], dy[i], dz[i]));
         /* The point itself, while the lane's hull is at hand (cheaper than
-         * three gathers after the loop). */
-        ox[i] = px[pick];
-        oy[i] = py[pick];
-        oz[i] = pz[pick];
+         * three gathers after the loop), put in its lane in registers (a
+         * vector load of lanes just stored one by one would wait for them) */
+        o = v3_sel(iw_eq(lane, iw_splat(i)), v3_splat(px[pick], py[pick], pz[pick]), o);
     }
-    return v3_load(ox, oy, oz);
+    return o;
 }
 
 /* Support point of a side's core in local direction d (scaled frame). */
