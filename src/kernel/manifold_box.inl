@@ -317,16 +317,16 @@ static GJKB_INLINE fw mb_cross(mb_pt o, mb_pt a, fw bx, fw by)
 }
 
 /* Twice the area of the convex hull of p0, p1, p2 and (x, y): the largest
- * of the three quadrilateral orders and the four triangles. */
-static GJKB_INLINE fw mb_area4(mb_pt p0, mb_pt p1, mb_pt p2, fw x, fw y)
+ * of the three quadrilateral orders and the four triangles. a012 is
+ * cross(p0, p1, p2). A cross with two points swapped is the negated cross
+ * exactly (the same products, subtracted the other way), so three crosses
+ * with (x, y) give all seven. */
+static GJKB_INLINE fw mb_area4(mb_pt p0, mb_pt p1, mb_pt p2, fw a012, fw x, fw y)
 {
-    mb_pt p3 = { x, y, fw_zero(), iw_zero() };
-    /* shoelace of o0 o1 o2 o3 from two triangles about o0 */
-    fw q0 = fw_abs(fw_add(mb_cross(p0, p1, p2.x, p2.y), mb_cross(p0, p2, x, y)));
-    fw q1 = fw_abs(fw_add(mb_cross(p0, p1, x, y), mb_cross(p0, p3, p2.x, p2.y)));
-    fw q2 = fw_abs(fw_add(mb_cross(p0, p3, p1.x, p1.y), mb_cross(p0, p1, p2.x, p2.y)));
-    fw t = fw_max(fw_abs(mb_cross(p0, p1, p2.x, p2.y)), fw_abs(mb_cross(p0, p1, x, y)));
-    t = fw_max(t, fw_max(fw_abs(mb_cross(p0, p2, x, y)), fw_abs(mb_cross(p1, p2, x, y))));
+    fw b = mb_cross(p0, p1, x, y), c = mb_cross(p0, p2, x, y), e = mb_cross(p1, p2, x, y);
+    /* shoelace of the orders 0 1 2 3, 0 1 3 2 and 0 3 1 2 */
+    fw q0 = fw_abs(fw_add(a012, c)), q1 = fw_abs(fw_sub(b, c)), q2 = fw_abs(fw_sub(a012, b));
+    fw t = fw_max(fw_max(fw_abs(a012), fw_abs(b)), fw_max(fw_abs(c), fw_abs(e)));
     return fw_max(fw_max(q0, q1), fw_max(q2, t));
 }
 
@@ -345,15 +345,21 @@ static GJKB_INLINE mb_pt mb_deepest(const mb_cand *c, mw *none)
 }
 
 /* The candidates' largest spread, squared: the largest of their pairwise
- * distances. */
-static GJKB_INLINE fw mb_extent2(const mb_cand *c)
+ * distances. A candidate not kept stands on the deepest point (one of the
+ * kept), which adds no distance the kept do not have, so the pairs need no
+ * masks; a NaN distance never wins. */
+static GJKB_INLINE fw mb_extent2(const mb_cand *c, mb_pt deep)
 {
+    fw x[MB_CANDS], y[MB_CANDS];
+    for (int i = 0; i < MB_CANDS; i++) {
+        x[i] = fw_sel(c->ok[i], c->x[i], deep.x);
+        y[i] = fw_sel(c->ok[i], c->y[i], deep.y);
+    }
     fw extent2 = fw_zero();
     for (int i = 0; i < MB_CANDS; i++)
         for (int j = i + 1; j < MB_CANDS; j++) {
-            fw dx = fw_sub(c->x[i], c->x[j]), dy = fw_sub(c->y[i], c->y[j]);
-            fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
-            extent2 = fw_sel(mw_and(mw_and(c->ok[i], c->ok[j]), fw_gt(d2, extent2)), d2, extent2);
+            fw dx = fw_sub(x[i], x[j]), dy = fw_sub(y[i], y[j]);
+            extent2 = fw_max(fw_add(fw_mul(dx, dx), fw_mul(dy, dy)), extent2);
         }
     return extent2;
 }
@@ -400,7 +406,7 @@ static GJKB_INLINE mb_pt mb_filter(mb_cand *c, fw dist, fw keep, mw *none)
             c->ok[i] = mw_and(c->ok[i], fw_le(c->sep[i], lo));
         return deep;
     }
-    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(mb_extent2(c)))));
+    fw limit = fw_max(keep, fw_add(dist, fw_mul(fw_splat(MB_RISE), fw_sqrt(mb_extent2(c, deep)))));
     mw unsure = mw_false();
     for (int i = 0; i < MB_CANDS; i++) {
         unsure = mw_or(unsure, mw_and(c->ok[i], fw_le(fw_abs(fw_sub(c->sep[i], limit)), fw_splat(MB_SEP_EPS))));
@@ -432,27 +438,29 @@ static GJKB_INLINE iw mb_spread(const mb_cand *c, mb_pt pt[GJKB_MAX_CONTACTS])
 {
     const fw eps2 = fw_splat(MB_DIST_EPS * MB_DIST_EPS);
     fw best1 = eps2, best2 = mb_floor(fw_zero());
+    mw apart[MB_CANDS];   /* apart from pt[0], then from pt[1] too */
     for (int i = 0; i < MB_CANDS; i++) {
         fw dx = fw_sub(c->x[i], pt[0].x), dy = fw_sub(c->y[i], pt[0].y);
         fw d2 = fw_add(fw_mul(dx, dx), fw_mul(dy, dy));
         mw better = mw_and(c->ok[i], fw_gt(d2, best1));
+        apart[i] = mw_and(c->ok[i], fw_gt(d2, eps2));
         best1 = fw_sel(better, d2, best1);
         pt[1] = mb_take(better, c, i, pt[1]);
     }
     mw has1 = fw_gt(best1, eps2);
     for (int i = 0; i < MB_CANDS; i++) {
         fw area = fw_abs(mb_cross(pt[0], pt[1], c->x[i], c->y[i]));
-        mw better = mw_and(mw_and(c->ok[i], mw_and(mb_apart(c, i, pt[0]), mb_apart(c, i, pt[1]))),
-                           fw_gt(area, best2));
+        apart[i] = mw_and(apart[i], mb_apart(c, i, pt[1]));
+        mw better = mw_and(apart[i], fw_gt(area, best2));
         best2 = fw_sel(better, area, best2);
         pt[2] = mb_take(better, c, i, pt[2]);
     }
     mw has2 = mw_and(has1, fw_gt(best2, mb_floor(fw_zero())));
     fw floor3 = mb_floor(best2), best3 = floor3;
+    fw a012 = mb_cross(pt[0], pt[1], pt[2].x, pt[2].y);
     for (int i = 0; i < MB_CANDS; i++) {
-        fw area = mb_area4(pt[0], pt[1], pt[2], c->x[i], c->y[i]);
-        mw apart = mw_and(mb_apart(c, i, pt[0]), mw_and(mb_apart(c, i, pt[1]), mb_apart(c, i, pt[2])));
-        mw better = mw_and(mw_and(c->ok[i], apart), fw_gt(area, best3));
+        fw area = mb_area4(pt[0], pt[1], pt[2], a012, c->x[i], c->y[i]);
+        mw better = mw_and(mw_and(apart[i], mb_apart(c, i, pt[2])), fw_gt(area, best3));
         best3 = fw_sel(better, area, best3);
         pt[3] = mb_take(better, c, i, pt[3]);
     }
