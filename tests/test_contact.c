@@ -1381,6 +1381,30 @@ static void test_subnormal_shapes(void **state)
         gjkb_destroy(ctx);
     }
     tu_batch_free(&t);
+    /* a point of subnormal radius on a capsule's side, A turned by a
+     * quaternion of length 7 (fuzz_api): the deepest point's separation is
+     * the distance itself, not the distance scaled there and back (which
+     * loses subnormal bits) */
+    const float turned[4] = { 1.40625f, -3.96875f, -3.84375f, -3.96875f }, side[4] = { 0.707106769f, 0.707106769f, 0, 0 };
+    const gjkb_shape p = tu_rot(tu_at(tu_capsule(1.01937849e-38, 0), 192, 0, 0), turned);
+    const gjkb_shape c = tu_rot(tu_at(tu_capsule(2.015625, 2.015625), 189.984375, 0, 0), side);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        cset cs;
+        memset(&cs, 0, sizeof cs);
+        tu_batch_add(&cs.t, &p, &c);
+        gjkb_query cq = contact_query(2.0);
+        cq.tolerance = 0;
+        assert_int_equal(cset_run(ctx, &cs, &cq), GJKB_OK);
+        gjkb_result res = cset_get(&cs, 0);
+        cset_free(&cs);
+        assert_int_equal(res.status, GJKB_OVERLAP);
+        assert_true(res.contact_count >= 1);
+        if (res.contacts[0].separation != res.distance)
+            fail_msg("%s: the deepest separation %a is not the distance %a", gjkb_backend_name(backend),
+                     res.contacts[0].separation, res.distance);
+        gjkb_destroy(ctx);
+    }
 }
 
 /* A context whose only hull is flat (a segment: no faces) answers that

@@ -14,21 +14,25 @@
 
 /* A lane's manifold slots to the lane arrays where m is set, world axes
  * and scale (a and b minus A's position); slots past the count NaN, key 0,
- * so that the pipeline copies every slot as it is. */
+ * so that the pipeline copies every slot as it is. *written: the bundle's
+ * lanes stored so far; the first store of a bundle gives its other lanes
+ * the cleared slots (ct_clear_points) instead of reading them back. */
 static GJKB_INLINE void ct_store_points(const gjkb__lanes *l, size_t o, mw m, const pack_w *k, v3w n,
-                                        const mb_out *mf)
+                                        const mb_out *mf, mw *written)
 {
     const fw nan = fw_splat(NAN);
-    iw_store(l->mcount + o, iw_sel(m, mf->count, iw_load(l->mcount + o)));
+    const int first = !mw_any(*written);
+    *written = mw_or(*written, m);
+    iw_store(l->mcount + o, iw_sel(m, mf->count, first ? iw_zero() : iw_load(l->mcount + o)));
     for (int s = 0; s < GJKB_MAX_CONTACTS; s++) {
         mw used = iw_lt(iw_splat(s), mf->count);
         v3w a = v3_scale(m3_mul(k->ra, mf->a[s]), k->scale);
         v3w b = v3_scale(m3_mul(k->ra, v3_madd(mf->a[s], n, mf->sep[s])), k->scale);
         const fw v[GJKB_K_POINT_FIELDS] = { a.x, a.y, a.z, b.x, b.y, b.z, pk_world_dist(mf->sep[s], k->scale) };
         for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
-            fw_store(l->mpt[s][f] + o, fw_sel(m, fw_sel(used, v[f], nan), fw_load(l->mpt[s][f] + o)));
+            fw_store(l->mpt[s][f] + o, fw_sel(m, fw_sel(used, v[f], nan), first ? nan : fw_load(l->mpt[s][f] + o)));
         iw key = iw_sel(used, mf->key[s], iw_zero());
-        iw_store(l->mkey[s] + o, iw_sel(m, key, iw_load(l->mkey[s] + o)));
+        iw_store(l->mkey[s] + o, iw_sel(m, key, first ? iw_zero() : iw_load(l->mkey[s] + o)));
     }
 }
 
@@ -55,7 +59,7 @@ static GJKB_INLINE void ct_store_status(const gjkb__lanes *l, size_t o, mw m, in
  * witnesses from the separating axis, the deepest contact point as the
  * witnesses. */
 static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw m, const pack_w *k, v3w n, fw sep,
-                                             const mb_out *mf)
+                                             const mb_out *mf, mw *written)
 {
     ct_store_status(l, o, m, K_OVERLAP, 1);
     fw_store(l->dist + o, fw_sel(m, pk_world_dist(sep, k->scale), fw_load(l->dist + o)));
@@ -66,7 +70,7 @@ static GJKB_INLINE void ct_store_penetration(const gjkb__lanes *l, size_t o, mw 
     const fw v[9] = { a.x, a.y, a.z, b.x, b.y, b.z, nw.x, nw.y, nw.z };
     for (int f = 0; f < 9; f++)
         fw_store(to[f] + o, fw_sel(m, v[f], fw_load(to[f] + o)));
-    ct_store_points(l, o, m, k, n, mf);
+    ct_store_points(l, o, m, k, n, mf, written);
 }
 
 /* Below this core distance (scaled units: a few hundredths of the pair's
@@ -110,7 +114,7 @@ static GJKB_INLINE mw ct_spheres(const gjkb__world *w, size_t o)
  * where touching or within max_distance, the points of pts (NULL: the one
  * point c->a). */
 static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes *l, size_t o, mw m, const pack_w *k,
-                                        const cs_out *c, const mb_out *pts)
+                                        const cs_out *c, const mb_out *pts, mw *written)
 {
     mw touch = fw_le(c->dist, k->tol);
     ct_store_status(l, o, mw_and(m, touch), K_OVERLAP, 1);
@@ -133,7 +137,7 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
         }
         pts = &mf;
     }
-    ct_store_points(l, o, mw_and(m, fw_le(c->dist, ct_keep(w, k))), k, c->n, pts);
+    ct_store_points(l, o, mw_and(m, fw_le(c->dist, ct_keep(w, k))), k, c->n, pts, written);
 }
 
 /* Bare boxes m whose cores their axes show apart (n, sep, refine, axis
@@ -143,7 +147,7 @@ static GJKB_INLINE void ct_store_closed(const gjkb__world *w, const gjkb__lanes 
  * others go to the loops, as do lanes whose points the clipping left to
  * the reference). */
 static GJKB_INLINE mw ct_apart_boxes(const gjkb__world *w, const gjkb__lanes *l, size_t o, mw m, const pack_w *k,
-                                     v3w n, fw sep, mw refine, iw axis)
+                                     v3w n, fw sep, mw refine, iw axis, mw *written)
 {
     cs_out c = ab_answer(k, m, n, sep, refine, axis);
     mw done = c.ok, near = mw_and(done, fw_le(c.dist, ct_keep(w, k)));
@@ -154,7 +158,7 @@ static GJKB_INLINE mw ct_apart_boxes(const gjkb__world *w, const gjkb__lanes *l,
         done = mw_andnot(done, mw_and(near, none));
     }
     if (mw_any(done))
-        ct_store_closed(w, l, o, done, k, &c, mw_any(near) ? &mf : NULL);
+        ct_store_closed(w, l, o, done, k, &c, mw_any(near) ? &mf : NULL, written);
     return done;
 }
 
@@ -162,20 +166,20 @@ static GJKB_INLINE mw ct_apart_boxes(const gjkb__world *w, const gjkb__lanes *l,
  * distance), and a sphere against a sphere, a capsule, a box, a cylinder
  * or a cone, answered here; returns the lanes for the distance loops
  * (every other lane, invalid ones included). */
-static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
+static GJKB_INLINE mw ct_bundle_lanes(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o,
+                                      mw *written)
 {
     pack_w k;
     pk_bundle(w, count, o, 1, 0, &k);
     mw boxes = ct_boxes(w, o, &k), all = mw_first_n((int)(count - (uint32_t)o)), closed = cs_lanes(w, o, &k);
-    ct_clear_points(l, o);
     if (mw_any(closed)) {
         cs_out c = cs_answer(w, o, &k);
         closed = mw_and(closed, c.ok);
-        ct_store_closed(w, l, o, closed, &k, &c, NULL);
+        ct_store_closed(w, l, o, closed, &k, &c, NULL, written);
         all = mw_andnot(all, closed);
     }
     if (!mw_any(boxes))
-        return mw_bits(all);
+        return all;
     fw sep;
     mw refine;
     iw axis;
@@ -186,14 +190,25 @@ static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, cons
     if (mw_any(deep)) {
         mb_out mf;
         mb_manifold(&k, n, sep, ct_keep(w, &k), &mf, &none);
-        ct_store_penetration(l, o, mw_andnot(deep, none), &k, n, sep, &mf);
+        ct_store_penetration(l, o, mw_andnot(deep, none), &k, n, sep, &mf, written);
     }
     mw to_ref = mw_and(inside, mw_or(refine, none));
     ct_store_status(l, o, to_ref, K_REFINE, 0);
     mw apart = mw_andnot(mw_andnot(boxes, inside), k.far);
     if (mw_any(apart))
-        all = mw_andnot(all, ct_apart_boxes(w, l, o, apart, &k, n, sep, refine, axis));
-    return mw_bits(mw_andnot(all, inside));
+        all = mw_andnot(all, ct_apart_boxes(w, l, o, apart, &k, n, sep, refine, axis, written));
+    return mw_andnot(all, inside);
+}
+
+/* ct_bundle_lanes's lanes for the loops; a bundle that stored no points
+ * gets every lane's slots cleared here. */
+static GJKB_INLINE unsigned ct_bundle(const gjkb__world *w, uint32_t count, const gjkb__lanes *l, size_t o)
+{
+    mw written = mw_false();
+    mw loops = ct_bundle_lanes(w, count, l, o, &written);
+    if (!mw_any(written))
+        ct_clear_points(l, o);
+    return mw_bits(loops);
 }
 
 /* Whether lane j's distance-loop answer needs contact points: touching, or
@@ -512,7 +527,8 @@ static GJKB_INLINE void ct_points_of(const gjkb__world *w, const gjkb__lanes *l,
         /* the loops' axis as it was; a separating axis back to world */
         v3w sat_w = v3_unit(m3_mul(k.ra, n));
         v3_store(p->n[0] + o, p->n[1] + o, p->n[2] + o, v3_sel(axis, nw, sat_w));
-        ct_store_points(&pl, o, mw_true(), &k, n, &mf);
+        mw written = mw_false();
+        ct_store_points(&pl, o, mw_true(), &k, n, &mf, &written);
     }
 }
 
@@ -632,6 +648,11 @@ static GJKB_INLINE void ct_distance(const gjkb__world *w, const gjkb__lanes *l, 
             for (int f = 0; f < GJKB_K_POINT_FIELDS; f++)
                 l->mpt[s][f][j] = keep ? p.pt[s][f][i] : NAN;
         }
+        /* the deepest point is at the pair's distance: the same float, also
+         * where scaling it there and back lost bits below float's normal
+         * range */
+        if (keep && l->mcount[j] > 0)
+            l->mpt[0][GJKB_K_POINT_FIELDS - 1][j] = l->dist[j];
     }
 }
 
