@@ -2342,6 +2342,33 @@ static void test_wide_capsule_on_box(void **state)
     assert_int_equal(r.contact_count, 2);
 }
 
+/* A hull whose top along z is an edge, the ridge (+-0.5, 0, 1), with a
+ * face beyond one end (through the ridge's +x end and two points 1.5 out)
+ * more aligned with z than the faces through the whole ridge: a box
+ * pressed 0.01 onto the ridge. Both ends are the top, up to rounding; the
+ * reference takes the aligned face through both (the one tilted 5.7
+ * degrees toward +y, not the 11.3 toward -y), whichever end rounding puts
+ * first, and the float lanes take the same without handing the pair on. */
+static void test_wide_hull_ridge_tie(void **state)
+{
+    (void)state;
+    static const float ridge[] = {
+        -0.5f, 0.0f, 1.0f,  0.5f, 0.0f, 1.0f,  1.5f, 0.5f, 0.95f,  1.5f, -0.5f, 0.9f,
+        -1.0f, 1.0f, 0.0f,  1.0f, 1.0f, 0.0f,  -1.0f, -1.5f, 0.0f, 1.0f, -1.5f, 0.0f,
+    };
+    const float *xyz[1] = { ridge };
+    const uint32_t n[1] = { 8 };
+    gjkb_shape a = tu_hull_shape(0), b = tu_at(tu_box(2, 2, 0.5), 0.0, 0.0, 1.49);
+    gjkb_result r = wide_vs_reference("box on a hull's ridge", &a, &b, 0.0, xyz, n, 1);
+    assert_true(r.status == GJKB_OVERLAP && fabs(r.distance + 0.01) < 1e-9);
+    assert_true(fabs(r.n[2] - 1.0) < 1e-12);
+    /* the ridge's two ends, each on the face through both */
+    assert_int_equal(r.contact_count, 2);
+    assert_true(fabs(fabs(r.contacts[0].a[0] - r.contacts[1].a[0]) - 1.0) < 1e-9);
+    for (uint32_t k = 0; k < 2; k++) /* a ridge end (vertex 0 or 1) over the box's -z face */
+        assert_true((r.contacts[k].feature >> 16) <= 1u && (r.contacts[k].feature & 0xFFFFu) == (2u << 14 | 4u));
+}
+
 /* A box turned 45 degrees about z and tilted by `tilt` about x, its
  * lowest bottom corner (the diamond's tip) 1e-4 deep at (0, -0.4) in the long
  * top face of a 4 x 1 x 1 box: the contact is the triangle of the tip and
@@ -2547,6 +2574,7 @@ int main(void)
         cmocka_unit_test(test_resting_box_on_box),
         cmocka_unit_test(test_resting_capsule_cylinder_sphere),
         cmocka_unit_test(test_wide_capsule_on_box),
+        cmocka_unit_test(test_wide_hull_ridge_tie),
         cmocka_unit_test(test_wide_rounded_box_on_box),
         cmocka_unit_test(test_wide_filter_spread),
         cmocka_unit_test(test_wide_hull_faces),

@@ -364,9 +364,87 @@ static GJKB_INLINE int32_t mg_face_around(const mg_side *s, int32_t v, const flo
     return ring[best];
 }
 
-/* The face the reference takes along u, of those through its support
- * point: in float, every hull point that the axis error (slack, over the
- * hull's diameter) could make the top must give the same (or none). */
+/* Whether hull face i has every point of tied[0..n) among its vertices. */
+static GJKB_INLINE int mg_face_holds(const mg_side *s, int32_t i, const int32_t *tied, int n)
+{
+    const gjkb__face *g = &s->face[i];
+    for (int t = 0; t < n; t++) {
+        int32_t k = 0;
+        while (k < g->count && s->fv[g->first + k] != tied[t])
+            k++;
+        if (k == g->count)
+            return 0;
+    }
+    return 1;
+}
+
+/* The face most aligned with u of those around tied[0] that hold every
+ * tied point (the reference's: the faces through a tied top), when
+ * clearly so; MG_UNSURE where none holds them. */
+static GJKB_INLINE int32_t mg_face_through(const mg_side *s, const int32_t *tied, int n, const float u[3], float len,
+                                           float max_sin)
+{
+    const int32_t *ring;
+    const int nr = mg_ring(s, tied[0], &ring);
+    int32_t held[MG_RING];
+    int nh = 0;
+    for (int i = 0; i < nr; i++)
+        if (mg_face_holds(s, ring[i], tied, n))
+            held[nh++] = ring[i];
+    if (nh == 0)
+        return MG_UNSURE;
+    int32_t best = held[0];
+    float hi = mg_face_dot(s, best, u);
+    for (int i = 1; i < nh; i++)
+        if (mg_face_dot(s, held[i], u) > hi)
+            best = held[i], hi = mg_face_dot(s, best, u);
+    const float top = hi / len;
+    if (!(top > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - top * top, 0.0f)), max_sin, s->slack) < 0)
+        return MG_NO_FACE;
+    const gjkb__face *g = &s->face[best];
+    for (int i = 0; i < nh; i++) {
+        const gjkb__face *h = &s->face[held[i]];
+        float dn[3] = { g->nx - h->nx, g->ny - h->ny, g->nz - h->nz };
+        if (held[i] != best && !(top - mg_face_dot(s, held[i], u) / len > s->slack * mg_len(dn) + MG_COS_EPS))
+            return MG_UNSURE;
+    }
+    return best;
+}
+
+/* Hull points tied with the top along u, as the reference ties them
+ * (within MG_TIE of the radius, its H_TIE); points near the top looked
+ * at, at most. */
+#define MG_TIE 1e-3f
+#define MG_NEAR 16
+
+/* The face of the old rule where the ties cannot be told: the one every
+ * point that may be the top gives (the same face or none), when it holds
+ * every point that may be tied, since the reference's face then holds its
+ * ties and is the most aligned around its top. */
+static GJKB_INLINE int32_t mg_face_of_tops(const mg_side *s, const int32_t *near, const float *below, int n, float err,
+                                           const float u[3], float len, float max_sin)
+{
+    int32_t face = MG_UNSURE;
+    for (int i = 0; i < n; i++) {
+        if (!(below[i] <= err))
+            continue;
+        int32_t f = mg_face_around(s, near[i], u, len, max_sin);
+        if (f == MG_UNSURE || (face != MG_UNSURE && f != face))
+            return MG_UNSURE;
+        face = f;
+    }
+    if (face == MG_NO_FACE) /* the faces through the ties are no more aligned */
+        return face;
+    for (int i = 0; i < n && face >= 0; i++)
+        if (!mg_face_holds(s, face, &near[i], 1))
+            return MG_UNSURE;
+    return face;
+}
+
+/* The face the reference takes along u: of those through its support
+ * point, or through every point tied with it. In float the axis error
+ * (slack, over the hull's diameter) moves a point's depth below the top
+ * by up to err: a point is surely tied, surely not, or may be. */
 static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float len, float max_sin)
 {
     float top = -INFINITY;
@@ -374,17 +452,28 @@ static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float
         float d = mg_point_dot(s, i, u);
         top = d > top ? d : top; /* fmaxf's answer, without its libm call */
     }
-    const float band = top - (2.0f * s->slack + MG_COS_EPS) * s->radius * len;
-    int32_t face = MG_UNSURE;
+    const float err = (2.0f * s->slack + MG_COS_EPS) * s->radius * len, tie = MG_TIE * s->radius * len;
+    int32_t near[MG_NEAR], tied[MG_NEAR];
+    float below[MG_NEAR];
+    int n = 0, nt = 0, sure = 1;
     for (int32_t i = 0; i < s->npts; i++) {
-        if (!(mg_point_dot(s, i, u) >= band))
+        float b = top - mg_point_dot(s, i, u);
+        if (!(b <= tie + err))
             continue;
-        int32_t f = mg_face_around(s, i, u, len, max_sin);
-        if (f == MG_UNSURE || (face != MG_UNSURE && f != face))
+        if (n == MG_NEAR)
             return MG_UNSURE;
-        face = f;
+        near[n] = i;
+        below[n++] = b;
+        if (b < tie - err)
+            tied[nt++] = i;
+        else
+            sure = 0;
     }
-    return face;
+    if (n == 1) /* the top, tied with no other */
+        return mg_face_around(s, near[0], u, len, max_sin);
+    if (!sure)
+        return mg_face_of_tops(s, near, below, n, err, u, len, max_sin);
+    return nt == 1 ? mg_face_around(s, tied[0], u, len, max_sin) : mg_face_through(s, tied, nt, u, len, max_sin);
 }
 
 /* The hull's face the reference takes along u (from the topology; the

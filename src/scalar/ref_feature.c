@@ -19,6 +19,11 @@
 /* Faces around one hull point that are looked at; a point on more (a
  * fan of slivers) keeps the most aligned of these. */
 #define H_AROUND 64
+/* Hull points this share of the hull's radius or less below the support
+ * point along u are tied with it (an edge across u, as in edge-edge
+ * contact, has both ends at one height up to rounding): the aligned face
+ * is then one through all of them, whichever rounding made the top. */
+#define H_TIE 1e-3
 
 ref_feature_rule gjkb__ref_aligned_rule(double margin, double band)
 {
@@ -327,18 +332,32 @@ static bool hull_known(const ref_vec *found, int n, ref_vec q)
     return false;
 }
 
+/* Whether the plane through s with unit normal m holds every hull point
+ * tied with s along u (within tie of top; see H_TIE). */
+static bool hull_holds_ties(const ref_core *c, ref_vec u, double top, double tie, ref_vec s, ref_vec m)
+{
+    for (uint32_t i = 0; i < c->count; i++) {
+        ref_vec p = hull_point(c, i);
+        if (top - dot(p, u) <= tie && !(fabs(dot(sub(p, s), m)) <= H_PLANE))
+            return false;
+    }
+    return true;
+}
+
 /* The face through hull point s most aligned with u, from the face *m
  * through s: each face around s is reached from one found before by
  * turning its plane about an edge through s (every other point of the
  * face with s is tried: across a chord the plane is met at once and comes
- * out the same). Ties go to the face found first. The faces through the
- * support point are the ones that hold the deepest point: a face only
- * more aligned elsewhere would not, and a climb from face to face would
- * end at whichever local best it met first. */
-static void hull_around(const ref_core *c, ref_vec u, ref_vec s, ref_vec *m)
+ * out the same). Only faces through every point tied with s (top, tie)
+ * compete, unless none is; ties go to the face found first. The faces
+ * through the support point are the ones that hold the deepest point: a
+ * face only more aligned elsewhere would not, and a climb from face to
+ * face would end at whichever local best it met first. */
+static void hull_around(const ref_core *c, ref_vec u, ref_vec s, double top, double tie, ref_vec *m)
 {
     ref_vec found[H_AROUND], best = *m;
     int n = 1;
+    bool held = hull_holds_ties(c, u, top, tie, s, *m);
     found[0] = *m;
     for (int at = 0; at < n; at++) {
         ref_feature f;
@@ -351,12 +370,22 @@ static void hull_around(const ref_core *c, ref_vec u, ref_vec s, ref_vec *m)
                 if (n == H_AROUND || !hull_turn_about(c, s, e, &q, side, &hit) || hull_known(found, n, q))
                     continue;
                 found[n++] = q;
-                if (dot(q, u) > dot(best, u))
-                    best = q;
+                bool holds = hull_holds_ties(c, u, top, tie, s, q);
+                if ((holds && !held) || (holds == held && dot(q, u) > dot(best, u)))
+                    best = q, held = holds;
             }
         }
     }
     *m = best;
+}
+
+/* The hull's radius about its origin (solver units). */
+static double hull_radius(const ref_core *c)
+{
+    double r = 0.0;
+    for (uint32_t i = 0; i < c->count; i++)
+        r = fmax(r, length(hull_point(c, i)));
+    return r;
 }
 
 /* The hull face most aligned with u, when the rule takes its tilt and it
@@ -368,7 +397,7 @@ static bool hull_aligned_face(const ref_core *c, ref_vec u, ref_feature_rule rul
     ref_vec s = hull_point(c, hull_support(c, u)), m;
     if (!hull_first_face(c, s, u, &m))
         return false;
-    hull_around(c, u, s, &m);
+    hull_around(c, u, s, dot(s, u), H_TIE * hull_radius(c), &m);
     if (!takes(rule, dot(m, u)) || hull_plane_points(c, s, m, f) < 3)
         return false;
     f->key = gjkb__ref_hull_face_key(f->id, f->n);
