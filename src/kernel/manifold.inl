@@ -309,7 +309,7 @@ static GJKB_INLINE float mg_point_dot(const mg_side *s, int32_t i, const float u
     return mg_dot(p, u);
 }
 
-enum { MG_NO_FACE = -1, MG_UNSURE = -2 };
+enum { MG_NO_FACE = -1, MG_UNSURE = -2, MG_NO_HOLD = -3 };
 
 /* Faces around one hull point followed here; more: the reference's. */
 #define MG_RING 64
@@ -380,7 +380,7 @@ static GJKB_INLINE int mg_face_holds(const mg_side *s, int32_t i, const int32_t 
 
 /* The face most aligned with u of those around tied[0] that hold every
  * tied point (the reference's: the faces through a tied top), when
- * clearly so; MG_UNSURE where none holds them. */
+ * clearly so; MG_NO_HOLD where none holds them. */
 static GJKB_INLINE int32_t mg_face_through(const mg_side *s, const int32_t *tied, int n, const float u[3], float len,
                                            float max_sin)
 {
@@ -392,7 +392,7 @@ static GJKB_INLINE int32_t mg_face_through(const mg_side *s, const int32_t *tied
         if (mg_face_holds(s, ring[i], tied, n))
             held[nh++] = ring[i];
     if (nh == 0)
-        return MG_UNSURE;
+        return MG_NO_HOLD;
     int32_t best = held[0];
     float hi = mg_face_dot(s, best, u);
     for (int i = 1; i < nh; i++)
@@ -417,12 +417,13 @@ static GJKB_INLINE int32_t mg_face_through(const mg_side *s, const int32_t *tied
 #define MG_TIE 1e-3f
 #define MG_NEAR 16
 
-/* The face of the old rule where the ties cannot be told: the one every
- * point that may be the top gives (the same face or none), when it holds
- * every point that may be tied, since the reference's face then holds its
- * ties and is the most aligned around its top. */
+/* The face every point that may be the top gives (the same face or
+ * none): the reference's where no face holds its ties, and where the
+ * ties cannot be told (held) when it holds every point that may be tied,
+ * since the reference's face then holds its ties and is the most aligned
+ * around its top. */
 static GJKB_INLINE int32_t mg_face_of_tops(const mg_side *s, const int32_t *near, const float *below, int n, float err,
-                                           const float u[3], float len, float max_sin)
+                                           int held, const float u[3], float len, float max_sin)
 {
     int32_t face = MG_UNSURE;
     for (int i = 0; i < n; i++) {
@@ -435,7 +436,7 @@ static GJKB_INLINE int32_t mg_face_of_tops(const mg_side *s, const int32_t *near
     }
     if (face == MG_NO_FACE) /* the faces through the ties are no more aligned */
         return face;
-    for (int i = 0; i < n && face >= 0; i++)
+    for (int i = 0; i < n && face >= 0 && held; i++)
         if (!mg_face_holds(s, face, &near[i], 1))
             return MG_UNSURE;
     return face;
@@ -472,8 +473,9 @@ static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float
     if (n == 1) /* the top, tied with no other */
         return mg_face_around(s, near[0], u, len, max_sin);
     if (!sure)
-        return mg_face_of_tops(s, near, below, n, err, u, len, max_sin);
-    return nt == 1 ? mg_face_around(s, tied[0], u, len, max_sin) : mg_face_through(s, tied, nt, u, len, max_sin);
+        return mg_face_of_tops(s, near, below, n, err, 1, u, len, max_sin);
+    int32_t face = nt == 1 ? mg_face_around(s, tied[0], u, len, max_sin) : mg_face_through(s, tied, nt, u, len, max_sin);
+    return face == MG_NO_HOLD ? mg_face_of_tops(s, near, below, n, err, 0, u, len, max_sin) : face;
 }
 
 /* The hull's face the reference takes along u (from the topology; the
