@@ -2342,6 +2342,26 @@ static void test_wide_capsule_on_box(void **state)
     assert_int_equal(r.contact_count, 2);
 }
 
+/* A sphere past a cylinder's rim, answered in closed form: keyed by the
+ * feature the manifold's rule takes along the normal, as the reference
+ * keys it: the side line where the way out of the rim is more lateral
+ * than axial, the cap where it is more axial (a lone rim point only
+ * where a margin narrows the rule). */
+static void test_wide_sphere_past_rim(void **state)
+{
+    (void)state;
+    enum { M = GJKB_CONTACT_RIM };
+    gjkb_shape cyl = tu_cylinder(0.5, 1.0);
+    const double at[2][2] = { { 0.9, 1.1 }, { 0.6, 1.45 } };
+    const uint32_t key[2] = { 1u << 14 | 2u * M, 2u << 14 | 1u };
+    for (int i = 0; i < 2; i++) {
+        gjkb_shape ball = tu_at(tu_sphere(0.5), at[i][0], 0.0, at[i][1]);
+        gjkb_result r = wide_vs_reference("sphere past a cylinder's rim", &cyl, &ball, 0.0, NULL, NULL, 0);
+        assert_true(r.status == GJKB_OVERLAP && r.contact_count == 1);
+        assert_int_equal(r.contacts[0].feature, key[i] << 16);
+    }
+}
+
 /* A hull whose top along z is an edge, the ridge (+-0.5, 0, 1), with a
  * face beyond one end (through the ridge's +x end and two points 1.5 out)
  * more aligned with z than the faces through the whole ridge: a box
@@ -2575,6 +2595,7 @@ int main(void)
         cmocka_unit_test(test_resting_capsule_cylinder_sphere),
         cmocka_unit_test(test_wide_capsule_on_box),
         cmocka_unit_test(test_wide_hull_ridge_tie),
+        cmocka_unit_test(test_wide_sphere_past_rim),
         cmocka_unit_test(test_wide_rounded_box_on_box),
         cmocka_unit_test(test_wide_filter_spread),
         cmocka_unit_test(test_wide_hull_faces),

@@ -240,13 +240,10 @@ static GJKB_INLINE iw ct_box_face(v3w u)
 
 /* The manifold's feature rule (docs/contacts.md), as far as the one-point
  * path needs it: a capsule's segment is its feature where it leans off
- * perpendicular to u by at most CT_SEG_SIN, or where its tilt's cosine
- * reaches max(CT_ALIGN_COS, 1 - CT_MARGIN_SHARE * band / margin); the
- * reference's own constants. Within CT_RULE_SLACK of either bound the
- * lane goes to the reference: GJK's float axis must not decide. */
-#define CT_SEG_SIN 1.5e-3f
-#define CT_ALIGN_COS 0.5f
-#define CT_MARGIN_SHARE 0.1f
+ * perpendicular to u by at most CS_FACE_SIN, or where its tilt's cosine
+ * reaches the aligned rule's (cs_min_cos); the reference's own constants.
+ * Within CT_RULE_SLACK of either bound the lane goes to the reference:
+ * GJK's float axis must not decide. */
 #define CT_RULE_SLACK 1e-4f
 
 /* One side's feature along u (its own frame) for the one-point path:
@@ -263,16 +260,12 @@ static GJKB_INLINE ct_side ct_side_of(const pack_w *k, const shape_w *sh, iw kin
     mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
     mw box = mw_and(iw_eq(kind, iw_splat(GJKB_BOX)), fw_eq(sh->c.margin, zero));
     fw lean = fw_sqrt(fw_add(fw_mul(u.x, u.x), fw_mul(u.y, u.y))), uz = fw_abs(u.z);
-    /* without a margin the margin's bound is no bound (share 1) */
-    mw round = fw_gt(sh->c.margin, zero);
-    fw share = fw_sel(round, fw_div(fw_mul(fw_splat(CT_MARGIN_SHARE), k->tol),
-                                    fw_sel(round, sh->c.margin, fw_splat(1.0f))), fw_splat(1.0f));
-    fw min_cos = fw_max(fw_splat(CT_ALIGN_COS), fw_sub(fw_splat(1.0f), share));
+    fw min_cos = cs_min_cos(sh->c.margin, k->tol);
     mw long_core = fw_gt(sh->c.h.z, zero);
     mw segment = mw_and(long_core, mw_or(fw_ge(lean, fw_add(min_cos, slack)),
-                                         fw_le(uz, fw_sub(fw_splat(CT_SEG_SIN), slack))));
+                                         fw_le(uz, fw_sub(fw_splat(CS_FACE_SIN), slack))));
     mw end = mw_or(mw_not(long_core), mw_and(fw_lt(lean, fw_sub(min_cos, slack)),
-                                             fw_gt(uz, fw_add(fw_splat(CT_SEG_SIN), slack))));
+                                             fw_gt(uz, fw_add(fw_splat(CS_FACE_SIN), slack))));
     ct_side r;
     r.point = mw_or(sphere, mw_and(capsule, end));
     r.known = mw_or(mw_or(sphere, box), mw_and(capsule, mw_or(segment, end)));

@@ -60,6 +60,46 @@ static GJKB_INLINE void cs_side(cs_2d *s, mw m, fw rho, fw z, fw nr, fw nz, fw d
     s->core = fw_sel(m, d, s->core);
 }
 
+/* The manifold's aligned rule (docs/contacts.md): a feature whose tilt
+ * has a cosine of at least max(0.5, 1 - 0.1 * band / margin) is taken. */
+#define CS_ALIGN_COS 0.5f
+#define CS_MARGIN_SHARE 0.1f
+#define CS_FACE_SIN 1.5e-3f  /* the strict rule's angle (sine) */
+#define CS_RULE_SLACK 1e-5f  /* a cosine this near a bound: the loops decide */
+
+static GJKB_INLINE fw cs_min_cos(fw margin, fw band)
+{
+    const fw one = fw_splat(1.0f);
+    mw round = fw_gt(margin, fw_zero());
+    fw share = fw_sel(round, fw_div(fw_mul(fw_splat(CS_MARGIN_SHARE), band), fw_sel(round, margin, one)), one);
+    return fw_max(fw_splat(CS_ALIGN_COS), fw_sub(one, share));
+}
+
+/* Whether a is clearly apart from b (by more than CS_RULE_SLACK). */
+static GJKB_INLINE mw cs_clear(fw a, fw b)
+{
+    return fw_gt(fw_abs(fw_sub(a, b)), fw_splat(CS_RULE_SLACK));
+}
+
+/* Past the rim, the feature the reference's rule takes along the way out
+ * (ur, uz), as its key: the cap where it is the more aligned and the
+ * rule takes it (or the way is within the strict angle of the axis), the
+ * side line likewise, else the rim point; a cosine near a bound is not
+ * decided here. */
+static GJKB_INLINE void cs_rim_key(cs_2d *s, mw rim, iw top, fw min_cos)
+{
+    enum { M = GJKB_CONTACT_RIM };
+    const fw lat = fw_abs(s->ur), az = fw_abs(s->uz), sin_face = fw_splat(CS_FACE_SIN);
+    mw cap_first = fw_ge(az, lat);
+    mw cap = mw_or(mw_and(cap_first, fw_ge(az, min_cos)), fw_le(lat, sin_face));
+    mw side = mw_or(mw_andnot(fw_ge(lat, min_cos), cap_first), fw_le(az, sin_face));
+    iw key = iw_sel(cap, mb_key(2, top), iw_sel(side, mb_key(1, iw_splat(2 * M)), s->key));
+    mw clear = mw_and(mw_and(cs_clear(az, lat), cs_clear(fw_sel(cap_first, az, lat), min_cos)),
+                      mw_and(cs_clear(lat, sin_face), cs_clear(az, sin_face)));
+    s->key = iw_sel(rim, key, s->key);
+    s->ok = mw_andnot(s->ok, mw_andnot(rim, clear));
+}
+
 /* Cylinder (radius r, half height h): over a cap, beside the side, or
  * past the rim; inside, the side before the cap. */
 static GJKB_INLINE cs_2d cs_cylinder(fw rho, fw z, fw r, fw h)
@@ -236,13 +276,17 @@ static GJKB_INLINE cs_2d cs_revolved(v3w p, fw r, fw h, mw cone, fw *lx, fw *ly)
 /* A solid of revolution's core (cylinder, cone, capsule: radius r, half
  * height h) against the centre p, in its frame: the section's answer
  * turned back about the axis. */
-static GJKB_INLINE cs_3d cs_round_core(v3w p, fw r, fw h, mw cone, mw capsule)
+static GJKB_INLINE cs_3d cs_round_core(v3w p, fw r, fw h, mw cone, mw capsule, fw min_cos)
 {
     const fw zero = fw_zero();
     fw lx, ly;
     cs_2d s = cs_revolved(p, r, h, cone, &lx, &ly);
-    /* a capsule's segment where the centre is beside it, else its end */
     const iw top = iw_sel(fw_ge(p.z, zero), iw_splat(1), iw_zero());
+    /* a cylinder's rim point: the feature the rule takes there */
+    mw rim = mw_andnot(mw_andnot(iw_eq(s.key, mb_key(0, iw_add(iw_splat(2 * GJKB_CONTACT_RIM), top))), cone), capsule);
+    if (mw_any(rim))
+        cs_rim_key(&s, rim, top, min_cos);
+    /* a capsule's segment where the centre is beside it, else its end */
     mw beside = fw_le(fw_abs(p.z), h);
     s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
     s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
@@ -265,7 +309,7 @@ static GJKB_INLINE cs_out cs_answer(const gjkb__world *w, size_t o, const pack_w
     const v3w p = v3_sel(round_a, k->pose.t, m3_mul_t(k->pose.r, v3_neg(k->pose.t)));
     cs_3d t = { v3_zero(), v3_zero(), fw_zero(), iw_zero(), mw_false() };
     if (mw_any(mw_not(mw_or(box, ball))))
-        t = cs_round_core(p, r, h, cone, capsule);
+        t = cs_round_core(p, r, h, cone, capsule, cs_min_cos(mc, k->tol));
     if (mw_any(box)) {
         cs_3d b = cs_box(p, v3_sel(round_a, k->sa.c.h, k->sb.c.h));
         t.q = v3_sel(box, b.q, t.q), t.u = v3_sel(box, b.u, t.u);
