@@ -387,28 +387,28 @@ static GJKB_INLINE int32_t mg_face_through(const mg_side *s, const int32_t *tied
     const int32_t *ring;
     const int nr = mg_ring(s, tied[0], &ring);
     int32_t held[MG_RING];
-    int nh = 0;
+    float dot[MG_RING];
+    int nh = 0, best = 0;
     for (int i = 0; i < nr; i++)
-        if (mg_face_holds(s, ring[i], tied, n))
-            held[nh++] = ring[i];
+        if (mg_face_holds(s, ring[i], tied, n)) {
+            held[nh] = ring[i];
+            dot[nh] = mg_face_dot(s, ring[i], u);
+            best = dot[nh] > dot[best] ? nh : best;
+            nh++;
+        }
     if (nh == 0)
         return MG_NO_HOLD;
-    int32_t best = held[0];
-    float hi = mg_face_dot(s, best, u);
-    for (int i = 1; i < nh; i++)
-        if (mg_face_dot(s, held[i], u) > hi)
-            best = held[i], hi = mg_face_dot(s, best, u);
-    const float top = hi / len;
+    const float top = dot[best] / len;
     if (!(top > 0.0f) || mg_within(sqrtf(fmaxf(1.0f - top * top, 0.0f)), max_sin, s->slack) < 0)
         return MG_NO_FACE;
-    const gjkb__face *g = &s->face[best];
+    const gjkb__face *g = &s->face[held[best]];
     for (int i = 0; i < nh; i++) {
         const gjkb__face *h = &s->face[held[i]];
         float dn[3] = { g->nx - h->nx, g->ny - h->ny, g->nz - h->nz };
-        if (held[i] != best && !(top - mg_face_dot(s, held[i], u) / len > s->slack * mg_len(dn) + MG_COS_EPS))
+        if (i != best && !(top - dot[i] / len > s->slack * mg_len(dn) + MG_COS_EPS))
             return MG_UNSURE;
     }
-    return best;
+    return held[best];
 }
 
 /* Hull points tied with the top along u, as the reference ties them
@@ -454,9 +454,9 @@ static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float
         top = d > top ? d : top; /* fmaxf's answer, without its libm call */
     }
     const float err = (2.0f * s->slack + MG_COS_EPS) * s->radius * len, tie = MG_TIE * s->radius * len;
-    int32_t near[MG_NEAR], tied[MG_NEAR];
+    int32_t near[MG_NEAR];
     float below[MG_NEAR];
-    int n = 0, nt = 0, sure = 1;
+    int n = 0, told = 1; /* told: every point near the top surely tied */
     for (int32_t i = 0; i < s->npts; i++) {
         float b = top - mg_point_dot(s, i, u);
         if (!(b <= tie + err))
@@ -465,16 +465,13 @@ static GJKB_INLINE int32_t mg_top_face(const mg_side *s, const float u[3], float
             return MG_UNSURE;
         near[n] = i;
         below[n++] = b;
-        if (b < tie - err)
-            tied[nt++] = i;
-        else
-            sure = 0;
+        told = told && b < tie - err;
     }
     if (n == 1) /* the top, tied with no other */
         return mg_face_around(s, near[0], u, len, max_sin);
-    if (!sure)
+    if (!told)
         return mg_face_of_tops(s, near, below, n, err, 1, u, len, max_sin);
-    int32_t face = nt == 1 ? mg_face_around(s, tied[0], u, len, max_sin) : mg_face_through(s, tied, nt, u, len, max_sin);
+    int32_t face = mg_face_through(s, near, n, u, len, max_sin);
     return face == MG_NO_HOLD ? mg_face_of_tops(s, near, below, n, err, 0, u, len, max_sin) : face;
 }
 
