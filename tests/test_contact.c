@@ -1919,7 +1919,7 @@ static void test_cone_base_corner_on_box_edge(void **state)
 typedef void (*pair_maker)(cset *c, gjkb_kind ka, gjkb_kind kb, uint32_t n, uint64_t seed, double tmax);
 
 static void kinds_vs_reference(const gjkb_kind (*kinds)[2], size_t nk, pair_maker make, double tmax,
-                                double max_distance, unsigned max_share)
+                                double max_distance, unsigned max_share, bool keys)
 {
     const uint32_t n = 2000;
     uint64_t all[GJKB_BACKEND_COUNT] = { 0 }, refined[GJKB_BACKEND_COUNT] = { 0 };
@@ -1956,6 +1956,12 @@ static void kinds_vs_reference(const gjkb_kind (*kinds)[2], size_t nk, pair_make
                     CHECK(fabs(r->distance - w.distance) <= DEPTH_TOL * unit, "distance %.9g, the reference %.9g",
                           r->distance, w.distance);
                 }
+                /* keys: a point at one of the reference's has its keys */
+                for (uint32_t s = 0; keys && s < r->contact_count; s++)
+                    for (uint32_t t = 0; t < w.contact_count; t++)
+                        if (tu_len(tu_sub(v3(r->contacts[s].a), v3(w.contacts[t].a))) <= 1e-5 * unit)
+                            CHECK(r->contacts[s].feature == w.contacts[t].feature, "key %08x, the reference %08x",
+                                  r->contacts[s].feature, w.contacts[t].feature);
             }
             assert_true(pointed > n / 2);
             all[backend] += pointed;
@@ -1986,7 +1992,20 @@ static void test_curved_epa_refined(void **state)
         { GJKB_CAPSULE, GJKB_CONE }, { GJKB_CONE, GJKB_BOX }, { GJKB_CONE, GJKB_CONE },
     };
     /* pressed in: the cores overlap, so EPA answers */
-    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], random_pairs, 0.6, 0.0, 15);
+    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], random_pairs, 0.6, 0.0, 15, false);
+}
+
+/* A sphere against a capsule, a cylinder or a cone (closed forms past
+ * rims and apexes included): every contact point at one of the
+ * reference's carries the reference's keys. */
+static void test_sphere_keys_vs_reference(void **state)
+{
+    (void)state;
+    static const gjkb_kind kinds[][2] = {
+        { GJKB_SPHERE, GJKB_CYLINDER }, { GJKB_CYLINDER, GJKB_SPHERE }, { GJKB_SPHERE, GJKB_CONE },
+        { GJKB_CONE, GJKB_SPHERE },     { GJKB_SPHERE, GJKB_CAPSULE }, { GJKB_CAPSULE, GJKB_SPHERE },
+    };
+    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], random_pairs, 0.6, 0.0, 15, true);
 }
 
 /* GJK's float axis on a curved core with the cores apart (about 1e-4 rad
@@ -2000,7 +2019,7 @@ static void test_curved_gjk_refined(void **state)
         { GJKB_BOX, GJKB_CYLINDER }, { GJKB_CONE, GJKB_CYLINDER }, { GJKB_HULL, GJKB_CYLINDER },
         { GJKB_CYLINDER, GJKB_CYLINDER }, { GJKB_CONE, GJKB_BOX }, { GJKB_HULL, GJKB_CONE },
     };
-    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], random_pairs, 1.0, 0.25, 16);
+    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], random_pairs, 1.0, 0.25, 16, false);
 }
 
 /* n pairs of kinds ka, kb whose cores are 1e-3 to gmax of the pair's
@@ -2047,7 +2066,7 @@ static void test_near_touching_cores(void **state)
         { GJKB_BOX, GJKB_CAPSULE }, { GJKB_HULL, GJKB_CAPSULE }, { GJKB_BOX, GJKB_HULL }, { GJKB_BOX, GJKB_BOX },
         { GJKB_HULL, GJKB_HULL }, { GJKB_SPHERE, GJKB_HULL },
     };
-    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], near_pairs, 3e-2, 0.0, 22);
+    kinds_vs_reference(kinds, sizeof kinds / sizeof kinds[0], near_pairs, 3e-2, 0.0, 22, false);
 }
 
 /* Frame 10 of the main job (seed 1): a cylinder's cap on a face of the
@@ -2630,6 +2649,7 @@ int main(void)
         cmocka_unit_test(test_cylinder_cap_on_hull_face),
         cmocka_unit_test(test_cone_base_corner_on_box_edge),
         cmocka_unit_test(test_curved_epa_refined),
+        cmocka_unit_test(test_sphere_keys_vs_reference),
         cmocka_unit_test(test_curved_gjk_refined),
         cmocka_unit_test(test_near_touching_cores),
         cmocka_unit_test(test_sphere_about_cylinder),

@@ -100,6 +100,42 @@ static GJKB_INLINE void cs_rim_key(cs_2d *s, mw rim, iw top, fw min_cos)
     s->ok = mw_andnot(s->ok, mw_andnot(rim, clear));
 }
 
+/* Past a cone's rim or apex (lanes m), the feature the reference's rule
+ * takes along the way out (ur, uz), as its key: the base where it is more
+ * aligned than the slant on the way's side and the rule takes it (or the
+ * way is within the strict angle of the axis, downward), that slant line
+ * likewise (or the way within the strict angle of its normal), else the
+ * apex or the rim point, whichever is farther along the way; a cosine
+ * near a bound is not decided here. */
+static GJKB_INLINE void cs_cone_key(cs_2d *s, mw m, fw r, fw h, fw min_cos)
+{
+    enum { M = GJKB_CONTACT_RIM };
+    const fw zero = fw_zero(), one = fw_splat(1.0f), sin_face = fw_splat(CS_FACE_SIN);
+    const fw two_h = fw_add(h, h), len2 = fw_add(fw_mul(r, r), fw_mul(two_h, two_h));
+    const fw inv_len = fw_div(one, fw_sqrt(fw_sel(fw_gt(len2, zero), len2, one)));
+    const fw nr = fw_mul(two_h, inv_len), nz = fw_mul(r, inv_len);
+    const fw lat = fw_abs(s->ur), uz = s->uz, down = fw_neg(uz);
+    const fw slant_cos = fw_add(fw_mul(lat, nr), fw_mul(uz, nz));
+    const fw off_slant = fw_abs(fw_sub(fw_mul(lat, nz), fw_mul(uz, nr)));
+    const fw apex_far = fw_sub(fw_mul(uz, h), fw_sub(fw_mul(lat, r), fw_mul(uz, h)));
+    mw has_slant = mw_and(fw_gt(lat, zero), mw_and(fw_gt(r, zero), fw_gt(h, zero)));
+    mw base_first = fw_ge(down, slant_cos);
+    mw base = mw_and(fw_gt(r, zero), mw_or(mw_and(base_first, fw_ge(down, min_cos)),
+                                          mw_and(fw_le(lat, sin_face), fw_lt(uz, zero))));
+    mw slant = mw_and(has_slant, mw_or(mw_andnot(fw_ge(slant_cos, min_cos), base_first),
+                                       mw_and(fw_le(off_slant, sin_face), fw_gt(slant_cos, zero))));
+    iw point = iw_sel(fw_ge(apex_far, zero), iw_splat(M), iw_splat(M + 1));
+    iw key = iw_sel(base, mb_key(2, iw_zero()), iw_sel(slant, mb_key(1, iw_splat(M)), mb_key(0, point)));
+    /* the signs of uz and of slant_cos count only with their strict clauses */
+    mw uz_ok = mw_or(cs_clear(uz, zero), fw_gt(lat, fw_add(sin_face, fw_splat(CS_RULE_SLACK))));
+    mw sc_ok = mw_or(cs_clear(slant_cos, zero), fw_gt(off_slant, fw_add(sin_face, fw_splat(CS_RULE_SLACK))));
+    mw clear = mw_and(mw_and(cs_clear(down, slant_cos), cs_clear(fw_sel(base_first, down, slant_cos), min_cos)),
+                      mw_and(mw_and(cs_clear(lat, sin_face), cs_clear(off_slant, sin_face)),
+                             mw_and(mw_and(uz_ok, sc_ok), cs_clear(apex_far, zero))));
+    s->key = iw_sel(m, key, s->key);
+    s->ok = mw_andnot(s->ok, mw_andnot(m, clear));
+}
+
 /* Cylinder (radius r, half height h): over a cap, beside the side, or
  * past the rim; inside, the side before the cap. */
 static GJKB_INLINE cs_2d cs_cylinder(fw rho, fw z, fw r, fw h)
@@ -286,9 +322,24 @@ static GJKB_INLINE cs_3d cs_round_core(v3w p, fw r, fw h, mw cone, mw capsule, f
     mw rim = mw_andnot(mw_andnot(iw_eq(s.key, mb_key(0, iw_add(iw_splat(2 * GJKB_CONTACT_RIM), top))), cone), capsule);
     if (mw_any(rim))
         cs_rim_key(&s, rim, top, min_cos);
-    /* a capsule's segment where the centre is beside it, else its end */
-    mw beside = fw_le(fw_abs(p.z), h);
-    s.key = iw_sel(capsule, iw_sel(beside, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
+    /* a cone's apex or rim point likewise */
+    mw corner = mw_and(cone, mw_or(iw_eq(s.key, mb_key(0, iw_splat(GJKB_CONTACT_RIM))),
+                                   iw_eq(s.key, mb_key(0, iw_splat(GJKB_CONTACT_RIM + 1)))));
+    if (mw_any(corner))
+        cs_cone_key(&s, corner, r, h, min_cos);
+    /* a capsule's segment where the rule takes it along the way out (the
+     * way leaning off perpendicular to the axis by at most the rule's
+     * tilt, or within the strict angle of it), else its end */
+    if (mw_any(capsule)) {
+        const fw lat = fw_abs(s.ur), az = fw_abs(s.uz), sin_face = fw_splat(CS_FACE_SIN);
+        mw segment = mw_and(fw_gt(h, zero), mw_or(fw_ge(lat, min_cos), fw_le(az, sin_face)));
+        /* decided: either clause clearly holds, or both clearly fail */
+        mw holds = mw_or(mw_and(fw_ge(lat, min_cos), cs_clear(lat, min_cos)),
+                         mw_and(fw_le(az, sin_face), cs_clear(az, sin_face)));
+        mw clear = mw_or(holds, mw_and(cs_clear(lat, min_cos), cs_clear(az, sin_face)));
+        s.key = iw_sel(capsule, iw_sel(segment, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
+        s.ok = mw_andnot(s.ok, mw_andnot(capsule, clear));
+    }
     s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
     cs_3d t = { v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz),
                 s.core, s.key, s.ok };
