@@ -2381,6 +2381,41 @@ static void test_wide_sphere_past_rim(void **state)
     }
 }
 
+/* A box against a cylinder whose side line ends 1.4e-6 (6.6e-7 of the
+ * pair's scale) from the box face's edge (mixed workload, pair 3126):
+ * whether the point there is the line's end over the face or its crossing
+ * with the face's edge is rounding, so the float lanes do not decide it
+ * (they keyed it the end's way, the reference the crossing's); every
+ * backend carries the reference's keys. */
+static void test_side_line_end_on_face_edge(void **state)
+{
+    (void)state;
+    const float qa[4] = { -0x1.b7a6a6p-4f, -0x1.3d0c86p-1f, -0x1.8d96cp-1f, -0x1.6f42ccp-5f };
+    const float qb[4] = { -0x1.10953ep-3f, 0x1.d00afcp-2f, 0x1.a54186p-1f, -0x1.43c9aap-2f };
+    const gjkb_shape sa = tu_rot(tu_at(tu_box(0x1.c3ad7p-2, 0x1.8c8d78p-1, 0x1.466bfep-1), -0x1.fd8bdba7f1b86p+2,
+                                      -0x1.f9b9821e5d464p+2, -0x1.966ec0c0cf143p+2), qa);
+    const gjkb_shape sb = tu_rot(tu_at(tu_cylinder(0x1.41e84ap-1, 0x1.9d398ep-1), -0x1.00ff957365ddbp+3,
+                                      -0x1.1c63d2a444e9ap+3, -0x1.e5ba8110b7fd6p+2), qb);
+    const gjkb_shape *a = &sa, *b = &sb;
+    gjkb_result ref;
+    memset(&ref, 0, sizeof ref);
+    FOR_EACH_BACKEND(backend) {
+        gjkb_context *ctx = context_on(backend);
+        const gjkb_result got = one_pair(ctx, a, b, 0.0), *r = &got;
+        gjkb_destroy(ctx);
+        if (backend == GJKB_BACKEND_REFERENCE) {
+            ref = got;
+            assert_int_equal(ref.contact_count, 1);
+            continue;
+        }
+        char label[96];
+        snprintf(label, sizeof label, "side line's end on a face's edge, on %s", gjkb_backend_name(backend));
+        CHECK(r->contact_count == 1 && r->contacts[0].feature == ref.contacts[0].feature,
+              "%u points, key %08x, the reference's %08x", r->contact_count, r->contacts[0].feature,
+              ref.contacts[0].feature);
+    }
+}
+
 /* A hull whose top along z is an edge, the ridge (+-0.5, 0, 1), with a
  * face beyond one end (through the ridge's +x end and two points 1.5 out)
  * more aligned with z than the faces through the whole ridge: a box
@@ -2615,6 +2650,7 @@ int main(void)
         cmocka_unit_test(test_wide_capsule_on_box),
         cmocka_unit_test(test_wide_hull_ridge_tie),
         cmocka_unit_test(test_wide_sphere_past_rim),
+        cmocka_unit_test(test_side_line_end_on_face_edge),
         cmocka_unit_test(test_wide_rounded_box_on_box),
         cmocka_unit_test(test_wide_filter_spread),
         cmocka_unit_test(test_wide_hull_faces),

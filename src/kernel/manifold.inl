@@ -898,7 +898,7 @@ static GJKB_INLINE int mg_near_boundary(const mg_feat *p, const mg_feat *q, floa
 static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *p, int s_is_a, mg_cand *out)
 {
     float tmin = 0.0f, tmax = 1.0f, umin = 0.0f, umax = 0.0f;
-    int emin = -1, emax = -1;
+    int emin = -1, emax = -1, near0 = -1, near1 = -1;
     float sx = s->x[1] - s->x[0], sy = s->y[1] - s->y[0], len = sqrtf(sx * sx + sy * sy);
     for (int j = 0; j < p->n; j++) {
         int k = (j + 1) % p->n;
@@ -910,8 +910,12 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
         /* along the edge's line: in or out is float's rounding (or the
          * axis error, which moves each end by the blur and its drift) */
         float m0 = p->blur + s->drift[0], m1 = p->blur + s->drift[1];
-        if (fabsf(f0) <= (MG_ALONG > m0 ? MG_ALONG : m0) * el && fabsf(f1) <= (MG_ALONG > m1 ? MG_ALONG : m1) * el)
+        int on0 = fabsf(f0) <= (MG_ALONG > m0 ? MG_ALONG : m0) * el, on1 = fabsf(f1) <= (MG_ALONG > m1 ? MG_ALONG : m1) * el;
+        if (on0 && on1)
             return -1;
+        /* one end on the line: the edge it lies on (-2: on two) */
+        near0 = on0 ? (near0 == -1 ? j : -2) : near0;
+        near1 = on1 ? (near1 == -1 ? j : -2) : near1;
         /* the axis error moves the crossing along s by its shift there
          * over the sine of the angle s crosses the edge at (in t: shift
          * el / df); a generator's drift makes that angle itself move */
@@ -925,6 +929,12 @@ static GJKB_INLINE int mg_clip_segment_polygon(const mg_feat *s, const mg_feat *
     }
     if (tmax < tmin)
         return mg_near_boundary(p, s, MG_SHORT) || mg_near_boundary(s, p, MG_SHORT) ? 0 : MG_MISS;
+    /* an end on an edge's line that the stretch starts (or stops) at, or
+     * that only this edge could cut: whether the point there is that end
+     * (a vertex over the face) or the crossing (two edges) is rounding */
+    if ((near0 != -1 && (emin < 0 || emin == near0 || near0 == -2)) ||
+        (near1 != -1 && (emax < 0 || emax == near1 || near1 == -2)))
+        return -1;
     /* a stretch the axis error could close (or open) is not decided here */
     if (tmax - tmin < 4.0f * (umin + umax))
         return -1;
