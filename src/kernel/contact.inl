@@ -260,12 +260,7 @@ static GJKB_INLINE ct_side ct_side_of(const pack_w *k, const shape_w *sh, iw kin
     mw sphere = iw_eq(kind, iw_splat(GJKB_SPHERE)), capsule = iw_eq(kind, iw_splat(GJKB_CAPSULE));
     mw box = mw_and(iw_eq(kind, iw_splat(GJKB_BOX)), fw_eq(sh->c.margin, zero));
     fw lean = fw_sqrt(fw_add(fw_mul(u.x, u.x), fw_mul(u.y, u.y))), uz = fw_abs(u.z);
-    fw min_cos = cs_min_cos(sh->c.margin, k->tol);
-    mw long_core = fw_gt(sh->c.h.z, zero);
-    mw segment = mw_and(long_core, mw_or(fw_ge(lean, fw_add(min_cos, slack)),
-                                         fw_le(uz, fw_sub(fw_splat(CS_FACE_SIN), slack))));
-    mw end = mw_or(mw_not(long_core), mw_and(fw_lt(lean, fw_sub(min_cos, slack)),
-                                             fw_gt(uz, fw_add(fw_splat(CS_FACE_SIN), slack))));
+    mw end, segment = cs_segment_rule(lean, uz, sh->c.h.z, cs_min_cos(sh->c.margin, k->tol), slack, &end);
     ct_side r;
     r.point = mw_or(sphere, mw_and(capsule, end));
     r.known = mw_or(mw_or(sphere, box), mw_and(capsule, mw_or(segment, end)));

@@ -75,6 +75,20 @@ static GJKB_INLINE fw cs_min_cos(fw margin, fw band)
     return fw_max(fw_splat(CS_ALIGN_COS), fw_sub(one, share));
 }
 
+/* A capsule's feature along a way out of lean lat off its axis's
+ * perpendicular plane (a cosine) and |uz| along its axis, half length h:
+ * the lanes where the rule clearly takes its segment (it leans by at most
+ * the rule's tilt, or lies within the strict angle of perpendicular), and
+ * in *end those where it clearly takes the end; neither within slack. */
+static GJKB_INLINE mw cs_segment_rule(fw lat, fw az, fw h, fw min_cos, fw slack, mw *end)
+{
+    const fw sin_face = fw_splat(CS_FACE_SIN);
+    mw long_core = fw_gt(h, fw_zero());
+    *end = mw_or(mw_not(long_core),
+                 mw_and(fw_lt(lat, fw_sub(min_cos, slack)), fw_gt(az, fw_add(sin_face, slack))));
+    return mw_and(long_core, mw_or(fw_ge(lat, fw_add(min_cos, slack)), fw_le(az, fw_sub(sin_face, slack))));
+}
+
 /* Whether a is clearly apart from b (by more than CS_RULE_SLACK). */
 static GJKB_INLINE mw cs_clear(fw a, fw b)
 {
@@ -331,14 +345,9 @@ static GJKB_INLINE cs_3d cs_round_core(v3w p, fw r, fw h, mw cone, mw capsule, f
      * way leaning off perpendicular to the axis by at most the rule's
      * tilt, or within the strict angle of it), else its end */
     if (mw_any(capsule)) {
-        const fw lat = fw_abs(s.ur), az = fw_abs(s.uz), sin_face = fw_splat(CS_FACE_SIN);
-        mw segment = mw_and(fw_gt(h, zero), mw_or(fw_ge(lat, min_cos), fw_le(az, sin_face)));
-        /* decided: either clause clearly holds, or both clearly fail */
-        mw holds = mw_or(mw_and(fw_ge(lat, min_cos), cs_clear(lat, min_cos)),
-                         mw_and(fw_le(az, sin_face), cs_clear(az, sin_face)));
-        mw clear = mw_or(holds, mw_and(cs_clear(lat, min_cos), cs_clear(az, sin_face)));
+        mw end, segment = cs_segment_rule(fw_abs(s.ur), fw_abs(s.uz), h, min_cos, fw_splat(CS_RULE_SLACK), &end);
         s.key = iw_sel(capsule, iw_sel(segment, mb_key(1, iw_zero()), mb_key(0, top)), s.key);
-        s.ok = mw_andnot(s.ok, mw_andnot(capsule, clear));
+        s.ok = mw_andnot(s.ok, mw_andnot(capsule, mw_or(segment, end)));
     }
     s.ok = mw_and(s.ok, fw_gt(fw_add(r, h), zero));
     cs_3d t = { v3_make(fw_mul(s.qr, lx), fw_mul(s.qr, ly), s.qz), v3_make(fw_mul(s.ur, lx), fw_mul(s.ur, ly), s.uz),
